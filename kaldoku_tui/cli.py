@@ -1,0 +1,264 @@
+"""The `kaldoku` command: play, or generate, solve, check and grade puzzles.
+
+Only playing imports Textual; the other commands stay quick to start.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+from typing import NoReturn, Sequence
+
+from kaldoku_tui import __version__
+from kaldoku_tui.engine.puzzle import MAX_SIZE, MIN_SIZE, Puzzle, PuzzleError
+
+EXIT_OK, EXIT_NOT_UNIQUE, EXIT_BAD_INPUT = 0, 1, 2
+OPS_CHOICES = ("all", "addmul", "mul")
+LEVELS = ("easy", "normal", "hard", "extreme", "unreasonable")
+KEEN_ID = re.compile(r"^\s*\d+:[^\s]*,[^\s]*\s*$")
+COMMANDS = ("generate", "solve", "check", "grade")
+
+
+class UsageError(Exception):
+    """Bad input from the command line; the message is shown as one line."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line and exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+def _size(text: str) -> int:
+    try:
+        size = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"size must be a whole number, not {text!r}") from None
+    if not MIN_SIZE <= size <= MAX_SIZE:
+        raise argparse.ArgumentTypeError(f"size must be {MIN_SIZE} to {MAX_SIZE}, not {size}")
+    return size
+
+
+def _seed(text: str) -> int:
+    try:
+        seed = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"seed must be a whole number, not {text!r}") from None
+    if seed < 0:
+        raise argparse.ArgumentTypeError(f"seed must not be negative, not {seed}")
+    return seed
+
+
+def _count(text: str) -> int:
+    try:
+        count = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"count must be a whole number, not {text!r}") from None
+    if count < 1:
+        raise argparse.ArgumentTypeError(f"count must be at least 1, not {count}")
+    return count
+
+
+def game_parser() -> argparse.ArgumentParser:
+    """The options of a plain `kaldoku`, which opens the game."""
+    parser = _Parser(
+        prog="kaldoku",
+        description="KenKen in the terminal. With no arguments, resume the game in "
+        "progress or start a new one.",
+        epilog="Other commands: kaldoku generate | solve | check | grade (each has --help).",
+    )
+    parser.add_argument(
+        "puzzle", nargs="?", metavar="PUZZLE",
+        help="a puzzle to play: a JSON file or a Keen game ID such as 4:aa_a__a__a_a__a_a,d2m12s1a5s1m4d2a5",
+    )
+    parser.add_argument("--size", type=_size, help=f"start a new {MIN_SIZE}..{MAX_SIZE} puzzle")
+    parser.add_argument("--seed", type=_seed, help="seed of the new puzzle (with --size)")
+    parser.add_argument("--ops", choices=OPS_CHOICES, default=None, help="operations of a new puzzle")
+    parser.add_argument("--difficulty", choices=LEVELS, default=None, help="level of a new puzzle")
+    parser.add_argument("--ascii", action="store_true", help="draw with ASCII characters only")
+    parser.add_argument(
+        "--colors", choices=("auto", "truecolor", "256", "16", "none"), default="auto",
+        help="force the colour depth (COLORTERM is seldom forwarded over SSH)",
+    )
+    parser.add_argument("--data-dir", metavar="DIR", help="where saves and stats live (or KALDOKU_HOME)")
+    parser.add_argument("--version", action="version", version=f"kaldoku {__version__}")
+    return parser
+
+
+def command_parser() -> argparse.ArgumentParser:
+    """The parser of the puzzle commands."""
+    parser = _Parser(prog="kaldoku", description="Generate, solve, check and grade KenKen puzzles.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    puzzle_help = "a JSON or JSON Lines file, - or nothing for standard input, or a Keen game ID"
+
+    gen = sub.add_parser("generate", help="print new puzzles as JSON Lines")
+    gen.add_argument("--size", type=_size, required=True, help=f"board size, {MIN_SIZE}..{MAX_SIZE}")
+    gen.add_argument("--seed", type=_seed, help="seed of the first puzzle; puzzle i uses SEED+i")
+    gen.add_argument("--count", type=_count, default=1, help="how many puzzles (default 1)")
+    gen.add_argument("--ops", choices=OPS_CHOICES, default="all", help="operations to use")
+    gen.add_argument("--difficulty", choices=LEVELS, default=None, help="level of the puzzles")
+
+    solve = sub.add_parser("solve", help="print the solution of each puzzle")
+    solve.add_argument("puzzle", nargs="?", metavar="PUZZLE", help=puzzle_help)
+    solve.add_argument("--json", action="store_true", help="one JSON object a line per puzzle")
+
+    check = sub.add_parser("check", help="validate puzzles and say whether each is unique")
+    check.add_argument("puzzle", nargs="?", metavar="PUZZLE", help=puzzle_help)
+
+    grade = sub.add_parser("grade", help="print the difficulty level of each puzzle")
+    grade.add_argument("puzzle", nargs="?", metavar="PUZZLE", help=puzzle_help)
+    grade.add_argument("--json", action="store_true", help="one JSON object a line per puzzle")
+    return parser
+
+
+def read_puzzle_arg(arg: str | None) -> list[Puzzle]:
+    """The puzzles named by a PUZZLE argument: a file, `-`/None for stdin, or a Keen ID."""
+    from kaldoku_tui.engine.formats import read_puzzles
+
+    if arg is None or arg == "-":
+        text, source = sys.stdin.read(), "standard input"
+    elif os.path.exists(arg):
+        try:
+            with open(arg, encoding="utf-8") as f:
+                text = f.read()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UsageError(f"cannot read {arg}: {getattr(exc, 'strerror', None) or exc}") from None
+        source = arg
+    elif KEEN_ID.match(arg):
+        text, source = arg, "the game ID"
+    else:
+        raise UsageError(f"no such file, and not a Keen game ID: {arg}")
+    try:
+        puzzles = read_puzzles(text)
+    except PuzzleError as exc:
+        raise UsageError(f"{source}: {exc}") from None
+    if not puzzles:
+        raise UsageError(f"{source}: no puzzle found")
+    return puzzles
+
+
+def cmd_generate(args: argparse.Namespace) -> int:
+    from kaldoku_tui.engine.formats import to_json_line
+    from kaldoku_tui.engine.generator import generate
+
+    if args.seed is None:
+        import secrets
+
+        args.seed = secrets.randbelow(2**31)
+    seeds = range(args.seed, args.seed + args.count)
+    with _progress(args.count) as advance:
+        for seed in seeds:
+            puzzle = generate(args.size, seed=seed, ops=args.ops, level=args.difficulty)
+            print(to_json_line(puzzle), flush=True)
+            advance()
+    return EXIT_OK
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    from kaldoku_tui.engine.solver import solve
+
+    status = EXIT_OK
+    for i, puzzle in enumerate(read_puzzle_arg(args.puzzle)):
+        found = solve(puzzle, limit=2)
+        if len(found) != 1:
+            status = EXIT_NOT_UNIQUE
+        if args.json:
+            solution = [list(row) for row in found[0]] if len(found) == 1 else None
+            print(json.dumps({"solutions": len(found), "solution": solution}))
+        else:
+            if i:
+                print()
+            if len(found) == 1:
+                print("\n".join("".join(map(str, row)) for row in found[0]))
+            else:
+                print("no solution" if not found else "more than one solution")
+    return status
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from kaldoku_tui.engine.solver import solve
+
+    status = EXIT_OK
+    for puzzle in read_puzzle_arg(args.puzzle):
+        found = solve(puzzle, limit=2)
+        what = {0: "no solution", 1: "unique"}.get(len(found), "more than one solution")
+        print(f"{puzzle.size}×{puzzle.size}, {len(puzzle.cages)} cages: valid, {what}")
+        if len(found) != 1:
+            status = EXIT_NOT_UNIQUE
+    return status
+
+
+def cmd_grade(args: argparse.Namespace) -> int:
+    from kaldoku_tui.engine.solver import solve
+    from kaldoku_tui.engine.techniques import grade
+
+    status = EXIT_OK
+    for puzzle in read_puzzle_arg(args.puzzle):
+        if len(solve(puzzle, limit=2)) != 1:
+            status = EXIT_NOT_UNIQUE
+            print(json.dumps({"level": None, "tier": None, "steps": None}) if args.json else "not unique")
+            continue
+        result = grade(puzzle)
+        if args.json:
+            print(json.dumps({"level": result.level, "tier": result.tier, "steps": result.steps}))
+        else:
+            print(f"{result.level} (tier {result.tier}, {result.steps} steps)")
+    return status
+
+
+class _progress:
+    """A progress bar on stderr for long runs on a terminal; nothing otherwise."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.bar = None
+
+    def __enter__(self):
+        if self.total >= 5 and sys.stderr.isatty():
+            from rich.console import Console
+            from rich.progress import Progress
+
+            self.bar = Progress(console=Console(stderr=True), transient=True)
+            self.bar.start()
+            task = self.bar.add_task("generating", total=self.total)
+            return lambda: self.bar.advance(task)
+        return lambda: None
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+HANDLERS = {"generate": cmd_generate, "solve": cmd_solve, "check": cmd_check, "grade": cmd_grade}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run `kaldoku` with `argv` and return the exit status."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        if argv and argv[0] in COMMANDS:
+            args = command_parser().parse_args(argv)
+            return HANDLERS[args.command](args)
+        if argv and argv[0] in ("help", "commands"):
+            command_parser().print_help()
+            return EXIT_OK
+        args = game_parser().parse_args(argv)
+        from kaldoku_tui.app import run
+
+        return run(args)
+    except UsageError as exc:
+        print(f"kaldoku: error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except PuzzleError as exc:
+        print(f"kaldoku: error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # The reader (head, less) went away: stop quietly, as Unix tools do.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK

@@ -1,0 +1,194 @@
+"""The puzzle model: cages and puzzles, validated as they are built."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from math import prod
+from typing import Iterable, Mapping, Sequence
+
+Cell = tuple[int, int]
+"""A cell as (row, column), 0-based, row 0 at the top."""
+
+Grid = tuple[tuple[int, ...], ...]
+"""A filled or partly filled board: rows of digits, 0 for a blank."""
+
+MIN_SIZE, MAX_SIZE = 3, 9
+
+OPS = ("+", "-", "*", "/", "=")
+"""Cage operations; `=` is a single cell whose target is its digit."""
+
+OP_SYMBOLS = {"+": "+", "-": "−", "*": "×", "/": "÷", "=": ""}
+ASCII_OP_SYMBOLS = {"+": "+", "-": "-", "*": "x", "/": "/", "=": ""}
+
+
+class PuzzleError(ValueError):
+    """A puzzle, cage or puzzle text that breaks the rules; the message names the problem."""
+
+
+def combine(op: str, digits: Sequence[int]) -> int | None:
+    """The value `digits` give under `op`; None when − or ÷ has no whole answer."""
+    if op == "+":
+        return sum(digits)
+    if op == "*":
+        return prod(digits)
+    if op == "=":
+        return digits[0] if len(digits) == 1 else None
+    big, small = max(digits), min(digits)
+    if op == "-":
+        return big - small
+    if op == "/":
+        return big // small if big % small == 0 else None
+    raise PuzzleError(f"unknown operation {op!r}")
+
+
+@dataclass(frozen=True)
+class Cage:
+    """A group of orthogonally connected cells whose digits, combined by `op`, give `target`."""
+
+    cells: tuple[Cell, ...]
+    op: str
+    target: int
+
+    def __post_init__(self) -> None:
+        cells = tuple(sorted((int(r), int(c)) for r, c in self.cells))
+        object.__setattr__(self, "cells", cells)
+        where = f"cage at {_name(cells[0])}" if cells else "cage"
+        if not cells:
+            raise PuzzleError("a cage has no cells")
+        if len(set(cells)) != len(cells):
+            raise PuzzleError(f"{where} lists a cell twice")
+        if self.op not in OPS:
+            raise PuzzleError(f"{where} has unknown operation {self.op!r}")
+        if not isinstance(self.target, int) or isinstance(self.target, bool):
+            raise PuzzleError(f"{where} has a target that is not a whole number: {self.target!r}")
+        if self.op in "-/" and len(cells) != 2:
+            raise PuzzleError(f"{where}: {self.op} cages take exactly two cells, not {len(cells)}")
+        if self.op == "=" and len(cells) != 1:
+            raise PuzzleError(f"{where}: = cages take one cell, not {len(cells)}")
+        if not _connected(cells):
+            raise PuzzleError(f"{where} is not orthogonally connected")
+
+    @property
+    def anchor(self) -> Cell:
+        """The cell that carries the label: the first in reading order."""
+        return self.cells[0]
+
+    def label(self, ascii: bool = False) -> str:
+        """The clue as a player reads it, such as `12×` (or `12x` in ASCII)."""
+        symbols = ASCII_OP_SYMBOLS if ascii else OP_SYMBOLS
+        return f"{self.target}{symbols[self.op]}"
+
+    def fits(self, digits: Sequence[int]) -> bool:
+        """Whether these digits, one per cell, meet the clue."""
+        return len(digits) == len(self.cells) and combine(self.op, digits) == self.target
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """An N×N board divided into cages, with its solution when known.
+
+    `meta` holds extra facts (seed, difficulty, ...) carried along with the puzzle;
+    it takes no part in equality.
+    """
+
+    size: int
+    cages: tuple[Cage, ...]
+    solution: Grid | None = None
+    meta: Mapping[str, object] = field(default_factory=dict, compare=False)
+    _cage_index: dict[Cell, int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        n = self.size
+        if not isinstance(n, int) or isinstance(n, bool) or not MIN_SIZE <= n <= MAX_SIZE:
+            raise PuzzleError(f"size must be {MIN_SIZE} to {MAX_SIZE}, not {n!r}")
+        cages = tuple(sorted(self.cages, key=lambda cage: cage.anchor))
+        object.__setattr__(self, "cages", cages)
+        index: dict[Cell, int] = {}
+        for i, cage in enumerate(cages):
+            for cell in cage.cells:
+                r, c = cell
+                if not (0 <= r < n and 0 <= c < n):
+                    raise PuzzleError(f"cell {list(cell)} is off the {n}×{n} board")
+                if cell in index:
+                    raise PuzzleError(f"cell {_name(cell)} is in two cages")
+                index[cell] = i
+        missing = [(r, c) for r in range(n) for c in range(n) if (r, c) not in index]
+        if missing:
+            raise PuzzleError(f"{len(missing)} cell(s) in no cage, first {_name(missing[0])}")
+        object.__setattr__(self, "_cage_index", index)
+        from kaldoku_tui.engine.fillings import can_fill  # fillings imports this module
+
+        for cage in cages:
+            if not can_fill(n, cage):
+                raise PuzzleError(
+                    f"cage at {_name(cage.anchor)}: no digits 1..{n} make {cage.label()}"
+                )
+        if self.solution is not None:
+            object.__setattr__(self, "solution", _check_solution(self, self.solution))
+
+    def cage_at(self, cell: Cell) -> Cage:
+        """The cage that holds `cell`."""
+        return self.cages[self._cage_index[cell]]
+
+    def cage_index(self, cell: Cell) -> int:
+        """The position in `cages` of the cage that holds `cell`."""
+        return self._cage_index[cell]
+
+    @property
+    def cells(self) -> list[Cell]:
+        """Every cell in reading order."""
+        return [(r, c) for r in range(self.size) for c in range(self.size)]
+
+    def with_solution(self, solution: Grid | None) -> Puzzle:
+        """The same puzzle carrying `solution`."""
+        return Puzzle(self.size, self.cages, solution, dict(self.meta))
+
+
+def empty_grid(size: int) -> Grid:
+    """A board of blanks."""
+    return tuple((0,) * size for _ in range(size))
+
+
+def to_grid(rows: Iterable[Iterable[int]]) -> Grid:
+    """Rows of digits as an immutable Grid."""
+    return tuple(tuple(int(d) for d in row) for row in rows)
+
+
+def cell_name(cell: Cell) -> str:
+    """A cell as players name it: r1c1 is the top-left."""
+    return f"r{cell[0] + 1}c{cell[1] + 1}"
+
+
+_name = cell_name
+
+
+def _connected(cells: tuple[Cell, ...]) -> bool:
+    todo, seen = [cells[0]], {cells[0]}
+    members = set(cells)
+    while todo:
+        r, c = todo.pop()
+        for nb in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if nb in members and nb not in seen:
+                seen.add(nb)
+                todo.append(nb)
+    return len(seen) == len(cells)
+
+
+def _check_solution(puzzle: Puzzle, solution: Sequence[Sequence[int]]) -> Grid:
+    n = puzzle.size
+    try:
+        grid = to_grid(solution)
+    except (TypeError, ValueError):
+        raise PuzzleError("solution must be rows of digits") from None
+    if len(grid) != n or any(len(row) != n for row in grid):
+        raise PuzzleError(f"solution must be {n} rows of {n} digits")
+    digits = set(range(1, n + 1))
+    for i in range(n):
+        if set(grid[i]) != digits:
+            raise PuzzleError(f"solution row {i + 1} does not hold 1..{n} once each")
+        if {grid[r][i] for r in range(n)} != digits:
+            raise PuzzleError(f"solution column {i + 1} does not hold 1..{n} once each")
+    for cage in puzzle.cages:
+        if not cage.fits([grid[r][c] for r, c in cage.cells]):
+            raise PuzzleError(f"solution breaks the cage at {_name(cage.anchor)} ({cage.label()})")
+    return grid
