@@ -1,0 +1,254 @@
+"""The player's board: digits and notes on one puzzle, with unlimited undo and redo.
+
+Every change (a digit, a note, filling notes, a restart, a reveal) is recorded as one
+Change: the cells it touched, each with its digit and notes before and after. Undo puts
+the "before" back, redo the "after"; a new change forgets what could be redone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping
+
+from kaldoku_tui.engine.puzzle import Cell, Grid, Puzzle, PuzzleError
+
+Notes = frozenset[int]
+NO_NOTES: Notes = frozenset()
+
+CellState = tuple[int, Notes]
+"""What a player has written in one cell: its digit (0 for none) and its notes."""
+
+
+@dataclass(frozen=True)
+class Edit:
+    """One cell's state before and after a change."""
+
+    cell: Cell
+    before: CellState
+    after: CellState
+
+
+Change = tuple[Edit, ...]
+
+
+class Board:
+    """The digits and pencil notes a player has written on `puzzle`."""
+
+    def __init__(self, puzzle: Puzzle, *, auto_clean_notes: bool = True) -> None:
+        self.puzzle = puzzle
+        self.auto_clean_notes = auto_clean_notes
+        """Whether placing a digit removes it from the notes of its row and column."""
+        n = puzzle.size
+        self._digits = [[0] * n for _ in range(n)]
+        self._notes: dict[Cell, Notes] = {}
+        self._undo: list[Change] = []
+        self._redo: list[Change] = []
+
+    # Reading the board.
+
+    @property
+    def size(self) -> int:
+        return self.puzzle.size
+
+    @property
+    def grid(self) -> Grid:
+        """The placed digits, 0 for a blank."""
+        return tuple(tuple(row) for row in self._digits)
+
+    def digit(self, cell: Cell) -> int:
+        """The digit in `cell`, 0 when blank."""
+        return self._digits[cell[0]][cell[1]]
+
+    def notes(self, cell: Cell) -> Notes:
+        """The pencil notes in `cell`."""
+        return self._notes.get(cell, NO_NOTES)
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._undo)
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self._redo)
+
+    def peers(self, cell: Cell) -> list[Cell]:
+        """The other cells of `cell`'s row and column."""
+        r, c = cell
+        n = self.size
+        return [(r, k) for k in range(n) if k != c] + [(k, c) for k in range(n) if k != r]
+
+    def possible(self, cell: Cell) -> Notes:
+        """The digits not yet placed in `cell`'s row or column."""
+        placed = {self.digit(peer) for peer in self.peers(cell)}
+        return frozenset(range(1, self.size + 1)) - placed
+
+    # Changing the board. Each returns whether anything changed.
+
+    def place(self, cell: Cell, digit: int) -> bool:
+        """Write `digit` in `cell` (dropping the cell's notes), and with auto-clean
+        remove it from the notes of the cell's row and column."""
+        self._check(cell, digit)
+        states = {cell: (digit, NO_NOTES)}
+        if self.auto_clean_notes:
+            for peer in self.peers(cell):
+                if digit in self.notes(peer):
+                    states[peer] = (self.digit(peer), self.notes(peer) - {digit})
+        return self._apply(states)
+
+    def clear(self, cell: Cell) -> bool:
+        """Erase the digit and the notes in `cell`."""
+        self._check(cell)
+        return self._apply({cell: (0, NO_NOTES)})
+
+    def toggle_note(self, cell: Cell, digit: int) -> bool:
+        """Add or remove the pencil note `digit` in `cell`; a cell holding a digit takes no notes."""
+        self._check(cell, digit)
+        if self.digit(cell):
+            return False
+        return self._apply({cell: (0, self.notes(cell) ^ {digit})})
+
+    def fill_notes(self) -> bool:
+        """Note in every empty cell the digits not yet placed in its row and column."""
+        return self._apply(
+            {cell: (0, self.possible(cell)) for cell in self.puzzle.cells if not self.digit(cell)}
+        )
+
+    def restart(self) -> bool:
+        """Erase every digit and note."""
+        return self._apply({cell: (0, NO_NOTES) for cell in self.puzzle.cells})
+
+    def reveal(self) -> bool:
+        """Fill in the puzzle's stored solution."""
+        solution = self.puzzle.solution
+        if solution is None:
+            raise PuzzleError("this puzzle has no stored solution to reveal")
+        return self._apply({(r, c): (solution[r][c], NO_NOTES) for r, c in self.puzzle.cells})
+
+    def undo(self) -> bool:
+        """Take back the last change."""
+        if not self._undo:
+            return False
+        change = self._undo.pop()
+        self._write((edit.cell, edit.before) for edit in change)
+        self._redo.append(change)
+        return True
+
+    def redo(self) -> bool:
+        """Make again the last change undone."""
+        if not self._redo:
+            return False
+        change = self._redo.pop()
+        self._write((edit.cell, edit.after) for edit in change)
+        self._undo.append(change)
+        return True
+
+    def _check(self, cell: Cell, digit: int | None = None) -> None:
+        r, c = cell
+        n = self.size
+        if not (0 <= r < n and 0 <= c < n):
+            raise ValueError(f"cell {cell} is off the {n}×{n} board")
+        if digit is not None and not 1 <= digit <= n:
+            raise ValueError(f"digit {digit} is not in 1..{n}")
+
+    def _state(self, cell: Cell) -> CellState:
+        return (self.digit(cell), self.notes(cell))
+
+    def _apply(self, states: Mapping[Cell, CellState]) -> bool:
+        """Record and make the change that gives these cells these states."""
+        change = tuple(
+            Edit(cell, self._state(cell), state)
+            for cell, state in states.items()
+            if self._state(cell) != state
+        )
+        if not change:
+            return False
+        self._write((edit.cell, edit.after) for edit in change)
+        self._undo.append(change)
+        self._redo.clear()
+        return True
+
+    def _write(self, states: Iterable[tuple[Cell, CellState]]) -> None:
+        for (r, c), (digit, notes) in states:
+            self._digits[r][c] = digit
+            if notes:
+                self._notes[(r, c)] = notes
+            else:
+                self._notes.pop((r, c), None)
+
+    # Saving and loading.
+
+    def to_dict(self) -> dict[str, Any]:
+        """The board as JSON-able data: puzzle, digits, notes and the undo/redo history."""
+        from kaldoku_tui.engine.formats import puzzle_to_dict
+
+        return {
+            "puzzle": puzzle_to_dict(self.puzzle),
+            "digits": [list(row) for row in self._digits],
+            "notes": [[r, c, sorted(notes)] for (r, c), notes in sorted(self._notes.items())],
+            "auto_clean_notes": self.auto_clean_notes,
+            "undo": [_change_to_list(change) for change in self._undo],
+            "redo": [_change_to_list(change) for change in self._redo],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Board:
+        """The board `to_dict` gave; raises PuzzleError on data that does not fit."""
+        from kaldoku_tui.engine.formats import puzzle_from_dict
+
+        if not isinstance(data, Mapping):
+            raise PuzzleError("a saved board must be a JSON object")
+        board = cls(puzzle_from_dict(data.get("puzzle")))
+        try:
+            board.auto_clean_notes = bool(data.get("auto_clean_notes", True))
+            digits = data["digits"]
+            if len(digits) != board.size:
+                raise ValueError("wrong number of rows")
+            for r, row in enumerate(digits):
+                if len(row) != board.size:
+                    raise ValueError("wrong number of digits in a row")
+                for c, digit in enumerate(row):
+                    board._write([((r, c), (_digit(board, digit, allow_blank=True), NO_NOTES))])
+            for r, c, notes in data.get("notes", []):
+                cell = (int(r), int(c))
+                board._check(cell)
+                board._write([(cell, (board.digit(cell), _notes(board, notes)))])
+            board._undo = [_change_from_list(board, item) for item in data.get("undo", [])]
+            board._redo = [_change_from_list(board, item) for item in data.get("redo", [])]
+        except (KeyError, TypeError, ValueError) as error:
+            raise PuzzleError(f"saved board is damaged: {error}") from None
+        return board
+
+
+def _change_to_list(change: Change) -> list[list[Any]]:
+    return [
+        [r, c, before[0], sorted(before[1]), after[0], sorted(after[1])]
+        for (r, c), before, after in ((e.cell, e.before, e.after) for e in change)
+    ]
+
+
+def _change_from_list(board: Board, items: Iterable[Any]) -> Change:
+    change = []
+    for r, c, old, old_notes, new, new_notes in items:
+        cell = (int(r), int(c))
+        board._check(cell)
+        change.append(
+            Edit(
+                cell,
+                (_digit(board, old, allow_blank=True), _notes(board, old_notes)),
+                (_digit(board, new, allow_blank=True), _notes(board, new_notes)),
+            )
+        )
+    if not change:
+        raise ValueError("an empty change in the history")
+    return tuple(change)
+
+
+def _digit(board: Board, value: Any, *, allow_blank: bool = False) -> int:
+    digit = int(value)
+    if not (1 <= digit <= board.size or (allow_blank and digit == 0)):
+        raise ValueError(f"digit {digit} is not in 1..{board.size}")
+    return digit
+
+
+def _notes(board: Board, values: Iterable[Any]) -> Notes:
+    return frozenset(_digit(board, value) for value in values)
