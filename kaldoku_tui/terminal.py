@@ -1,0 +1,100 @@
+"""What the player's terminal can show: colour depth and whether box drawing is safe.
+
+Textual picks its colour depth from TERM and COLORTERM (through Rich) when its App is
+created; COLORTERM is seldom forwarded over SSH, so `--colors` forces a depth.
+`--colors none` means NO_COLOR: Textual then greys every colour but keeps bold,
+reverse and underline, which is what marks the game's states without colour.
+(Rich's own "no colour system" would drop those attributes too.)
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+from typing import MutableMapping, TextIO
+
+# --colors choices -> Rich's colour system names, as TEXTUAL_COLOR_SYSTEM takes them.
+FORCED_SYSTEMS = {"truecolor": "truecolor", "256": "256", "16": "standard"}
+DEPTH_NAMES = {"truecolor": "truecolor", "256": "256", "standard": "16", None: "none"}
+BOX_SAMPLE = "┼╋━┃×÷"
+"""Characters the Unicode board needs; a terminal that cannot encode them gets ASCII."""
+
+
+def detected_system(environ: MutableMapping[str, str] = os.environ) -> str | None:
+    """The colour system Textual would choose for this environment without NO_COLOR:
+    'truecolor', '256', 'standard' (16 colours) or None (TERM=dumb)."""
+    from rich.console import Console
+
+    env = {k: v for k, v in environ.items() if k != "NO_COLOR"}
+    return Console(file=io.StringIO(), force_terminal=True, _environ=env).color_system
+
+
+def color_depth(choice: str = "auto", environ: MutableMapping[str, str] = os.environ) -> str:
+    """The depth the game will show for `--colors choice`: truecolor, 256, 16 or none."""
+    if choice == "none" or "NO_COLOR" in environ:
+        return "none"
+    if choice in FORCED_SYSTEMS:
+        return choice
+    forced = environ.get("TEXTUAL_COLOR_SYSTEM", "auto")
+    if forced in DEPTH_NAMES and forced != "auto":
+        return DEPTH_NAMES[forced]
+    return DEPTH_NAMES[detected_system(environ)]
+
+
+def apply_colors(choice: str, environ: MutableMapping[str, str] = os.environ) -> None:
+    """Make the next Textual App use the colours of `--colors choice` (auto changes nothing).
+
+    Call before the App is created."""
+    if choice == "none":
+        environ["NO_COLOR"] = "1"
+    elif choice in FORCED_SYSTEMS:
+        environ["TEXTUAL_COLOR_SYSTEM"] = FORCED_SYSTEMS[choice]
+        # textual.constants reads the variable once, on import.
+        constants = sys.modules.get("textual.constants")
+        if constants is not None:
+            constants.COLOR_SYSTEM = FORCED_SYSTEMS[choice]
+
+
+def locale_charset(environ: MutableMapping[str, str] = os.environ) -> str | None:
+    """The character set the locale variables name ('UTF-8', 'ISO-8859-1', 'C'), or None
+    when no locale is set."""
+    lang = environ.get("LC_ALL") or environ.get("LC_CTYPE") or environ.get("LANG")
+    if (
+        lang == "C.UTF-8"
+        and not environ.get("LC_ALL")
+        and environ.get("LANG", "C") in ("C", "POSIX")
+    ):
+        # Python's locale coercion (PEP 538) rewrites LC_CTYPE=C to C.UTF-8 for itself;
+        # the terminal was still promised plain C.
+        lang = environ.get("LANG")
+    if not lang:
+        return None
+    if lang in ("C", "POSIX"):
+        return "C"
+    _, dot, rest = lang.partition(".")
+    return rest.partition("@")[0] if dot else None
+
+
+def can_draw_boxes(
+    environ: MutableMapping[str, str] = os.environ, stream: TextIO | None = None
+) -> bool:
+    """Whether the terminal can show box drawing, × and ÷: its locale is UTF-8 (or
+    unset, as in many containers reached over SSH) and `stream` can encode them."""
+    charset = locale_charset(environ)
+    if charset is not None and charset.replace("-", "").lower() != "utf8":
+        return False
+    stream = sys.__stdout__ if stream is None else stream
+    encoding = getattr(stream, "encoding", None)
+    if not encoding:
+        return True
+    try:
+        BOX_SAMPLE.encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
+def use_ascii(forced: bool, environ: MutableMapping[str, str] = os.environ) -> bool:
+    """ASCII mode: asked for with --ascii, or needed because the terminal cannot draw boxes."""
+    return forced or not can_draw_boxes(environ)

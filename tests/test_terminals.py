@@ -1,0 +1,84 @@
+"""Any terminal: colour depth as Textual sees it, forced depths, NO_COLOR, ASCII when needed."""
+
+import io
+
+import pytest
+
+from kaldoku_tui.terminal import apply_colors, can_draw_boxes, color_depth, use_ascii
+
+
+@pytest.fixture(autouse=True)
+def pristine_textual(monkeypatch):
+    """Undo apply_colors: it writes os.environ and textual.constants."""
+    import textual.constants
+
+    monkeypatch.setattr(textual.constants, "COLOR_SYSTEM", "auto")
+    for name in ("NO_COLOR", "TEXTUAL_COLOR_SYSTEM", "COLORTERM"):
+        monkeypatch.setenv(name, "")  # remembers whether it was set, so undo restores it
+        monkeypatch.delenv(name)
+
+
+@pytest.mark.parametrize("env, depth", [
+    ({"TERM": "xterm-256color", "COLORTERM": "truecolor"}, "truecolor"),
+    ({"TERM": "xterm-256color", "COLORTERM": "24bit"}, "truecolor"),
+    ({"TERM": "xterm-256color"}, "256"),  # COLORTERM not forwarded over SSH
+    ({"TERM": "screen-256color"}, "256"),
+    ({"TERM": "xterm"}, "16"),
+    ({"TERM": "linux"}, "16"),
+    ({"TERM": "xterm-256color", "NO_COLOR": "1"}, "none"),
+    ({"TERM": "dumb"}, "none"),
+])
+def test_detected_depth(env, depth):
+    assert color_depth("auto", env) == depth
+
+
+@pytest.mark.parametrize("choice", ["truecolor", "256", "16", "none"])
+def test_forced_depth_wins_over_the_environment(choice):
+    env = {"TERM": "xterm", "COLORTERM": "truecolor"}
+    apply_colors(choice, env)
+    assert color_depth("auto", env) == choice
+    assert color_depth(choice, {"TERM": "xterm"}) == choice
+
+
+def test_auto_changes_nothing():
+    env = {"TERM": "xterm"}
+    apply_colors("auto", env)
+    assert env == {"TERM": "xterm"}
+
+
+@pytest.mark.parametrize("choice, system, no_color", [
+    ("16", "standard", False), ("256", "256", False), ("truecolor", "truecolor", False),
+    ("none", "256", True),
+])
+def test_textual_app_takes_the_forced_depth(monkeypatch, choice, system, no_color):
+    from textual.app import App
+
+    monkeypatch.setenv("TERM", "xterm-256color")
+    apply_colors(choice)
+    app = App()
+    assert app.console.color_system == system
+    assert app.no_color == no_color
+
+
+@pytest.mark.parametrize("env, boxes", [
+    ({"LANG": "en_US.UTF-8"}, True),
+    ({"LANG": "en_GB.utf8"}, True),
+    ({"LC_ALL": "de_DE.UTF-8@euro", "LANG": "C"}, True),
+    ({}, True),  # no locale at all, as in many containers: assume a UTF-8 terminal
+    ({"LANG": "C"}, False),
+    ({"LANG": "POSIX"}, False),
+    ({"LC_ALL": "C", "LANG": "en_US.UTF-8"}, False),
+    ({"LANG": "de_DE.ISO-8859-1"}, False),
+    ({"LC_CTYPE": "C.UTF-8", "LANG": "C"}, False),  # Python's coercion of LANG=C
+])
+def test_box_drawing_follows_the_locale(env, boxes):
+    assert can_draw_boxes(env, io.StringIO()) == boxes
+    assert use_ascii(False, env) == (not boxes)
+    assert use_ascii(True, env)
+
+
+def test_box_drawing_needs_an_encoding_that_has_it():
+    latin1 = io.TextIOWrapper(io.BytesIO(), encoding="latin-1")
+    utf8 = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    assert not can_draw_boxes({"LANG": "en_US.UTF-8"}, latin1)
+    assert can_draw_boxes({"LANG": "en_US.UTF-8"}, utf8)
