@@ -1,0 +1,136 @@
+"""A throwaway OpenSSH server on loopback and a tmux terminal to log in from, for end-to-end tests.
+
+`SSHServer` runs /usr/sbin/sshd as a non-daemon child on a free 127.0.0.1 port with a fresh
+host key and one authorized test key, all in a temporary directory. `Terminal` is a detached
+tmux session of a fixed size on a private tmux socket: type keys, read the screen.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+SSHD = "/usr/sbin/sshd"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for(predicate, timeout: float = 20.0, interval: float = 0.1):
+    """Poll `predicate` until it returns something true; that value, or None on timeout."""
+    end = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value or time.monotonic() > end:
+            return value
+        time.sleep(interval)
+
+
+class SSHServer:
+    """sshd on 127.0.0.1:port accepting `key` for the current user."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.port = free_port()
+        self.key = directory / "client_key"
+        self.user = os.environ.get("USER") or __import__("pwd").getpwuid(os.getuid()).pw_name
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        d = self.directory
+        for name in ("host_key", "client_key"):
+            subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(d / name)],
+                           check=True, stdout=subprocess.DEVNULL)
+        shutil.copy(d / "client_key.pub", d / "authorized_keys")
+        (d / "sshd_config").write_text(
+            f"Port {self.port}\nListenAddress 127.0.0.1\nHostKey {d / 'host_key'}\n"
+            f"AuthorizedKeysFile {d / 'authorized_keys'}\nPidFile {d / 'sshd.pid'}\n"
+            "StrictModes no\nPermitRootLogin prohibit-password\nPubkeyAuthentication yes\n"
+            "PasswordAuthentication no\nKbdInteractiveAuthentication no\nUsePAM yes\n"
+            "AcceptEnv LANG LC_*\nPrintMotd no\nPrintLastLog no\nLogLevel ERROR\n"
+        )
+        # sshd refuses to start without its privilege separation directory.
+        os.makedirs("/run/sshd", mode=0o755, exist_ok=True)
+        self.process = subprocess.Popen(
+            [SSHD, "-D", "-e", "-f", str(d / "sshd_config")],
+            stdout=subprocess.DEVNULL, stderr=open(d / "sshd.log", "wb"),
+        )
+        if not wait_for(self.accepting, timeout=15):
+            self.stop()
+            raise RuntimeError(f"sshd did not start: {(d / 'sshd.log').read_text()}")
+
+    def accepting(self) -> bool:
+        if self.process.poll() is not None:
+            raise RuntimeError(f"sshd exited: {(self.directory / 'sshd.log').read_text()}")
+        try:
+            socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+            return True
+        except OSError:
+            return False
+
+    def command(self, remote: str, tty: bool = True) -> list[str]:
+        """The ssh command line that runs `remote` on this server."""
+        return [
+            "ssh", *(["-t"] if tty else []), "-p", str(self.port), "-i", str(self.key),
+            "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
+            "-o", "LogLevel=ERROR", "-o", "BatchMode=yes", "-o", "IdentitiesOnly=yes",
+            f"{self.user}@127.0.0.1", remote,
+        ]
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+class Terminal:
+    """A detached tmux session of width×height running `argv`, on a private socket."""
+
+    def __init__(self, argv: list[str], width: int = 80, height: int = 24,
+                 env: dict[str, str] | None = None) -> None:
+        self.socket = f"kaldoku-test-{os.getpid()}-{time.monotonic_ns()}"
+        environment = {**os.environ, **(env or {})}
+        # Keep the pane, and what it shows, after the program ends: set before it starts.
+        self.tmux("new-session", "-d", "-x", str(width), "-y", str(height),
+                  "-s", "t", "sleep 60", env=environment)
+        self.tmux("set-option", "-t", "t", "remain-on-exit", "on")
+        self.tmux("respawn-pane", "-k", "-t", "t", shlex.join(argv), env=environment)
+
+    def tmux(self, *args: str, env: dict[str, str] | None = None) -> str:
+        return subprocess.run(["tmux", "-L", self.socket, *args], check=True, env=env,
+                              capture_output=True, text=True).stdout
+
+    def screen(self) -> str:
+        return self.tmux("capture-pane", "-p", "-t", "t")
+
+    def wait_for_text(self, text: str, timeout: float = 20.0) -> str:
+        """The screen once it shows `text`; AssertionError with the screen otherwise."""
+        found = wait_for(lambda: text in (screen := self.screen()) and screen, timeout)
+        assert found, f"{text!r} never appeared on the screen:\n{self.screen()}"
+        return found
+
+    def press(self, *keys: str) -> None:
+        """Send tmux key names (Up, Enter, C-z) or literal characters, one at a time."""
+        for key in keys:
+            self.tmux("send-keys", "-t", "t", key)
+
+    def pane_pid(self) -> int:
+        return int(self.tmux("display-message", "-p", "-t", "t", "#{pane_pid}").strip())
+
+    def dead(self) -> bool:
+        return self.tmux("display-message", "-p", "-t", "t", "#{pane_dead}").strip() == "1"
+
+    def close(self) -> None:
+        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
