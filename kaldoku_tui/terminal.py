@@ -98,3 +98,26 @@ def can_draw_boxes(
 def use_ascii(forced: bool, environ: MutableMapping[str, str] = os.environ) -> bool:
     """ASCII mode: asked for with --ascii, or needed because the terminal cannot draw boxes."""
     return forced or not can_draw_boxes(environ)
+
+
+def exit_on_signals(app, grace: float = 3.0) -> None:
+    """End `app` cleanly on SIGHUP (the terminal or SSH connection is gone) and SIGTERM,
+    with exit status 128 + signal; if it has not ended `grace` seconds later (a dead
+    terminal can block the shutdown), end the process. Call from the main thread."""
+    import asyncio
+    import signal
+    import threading
+
+    def handle(signum: int, frame: object) -> None:
+        status = 128 + signum
+        watchdog = threading.Timer(grace, os._exit, (status,))
+        watchdog.daemon = True
+        watchdog.start()
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            raise SystemExit(status) from None  # the app is not running (yet)
+        loop.call_soon_threadsafe(lambda: app.exit(return_code=status))
+
+    for signum in (signal.SIGHUP, signal.SIGTERM):
+        signal.signal(signum, handle)

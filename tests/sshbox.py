@@ -106,7 +106,8 @@ class Terminal:
         self.tmux("new-session", "-d", "-x", str(width), "-y", str(height),
                   "-s", "t", "sleep 60", env=environment)
         self.tmux("set-option", "-t", "t", "remain-on-exit", "on")
-        self.tmux("respawn-pane", "-k", "-t", "t", shlex.join(argv), env=environment)
+        # exec: the pane's process is the program itself, for signals and kill -9.
+        self.tmux("respawn-pane", "-k", "-t", "t", "exec " + shlex.join(argv), env=environment)
 
     def tmux(self, *args: str, env: dict[str, str] | None = None) -> str:
         return subprocess.run(["tmux", "-L", self.socket, *args], check=True, env=env,

@@ -1,6 +1,9 @@
 """Any terminal: colour depth as Textual sees it, forced depths, NO_COLOR, ASCII when needed."""
 
 import io
+import os
+import signal
+import sys
 
 import pytest
 
@@ -82,3 +85,40 @@ def test_box_drawing_needs_an_encoding_that_has_it():
     utf8 = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
     assert not can_draw_boxes({"LANG": "en_US.UTF-8"}, latin1)
     assert can_draw_boxes({"LANG": "en_US.UTF-8"}, utf8)
+
+
+TINY_APP = """
+import sys
+from textual.app import App
+from kaldoku_tui.terminal import exit_on_signals
+
+class Tiny(App):
+    def on_mount(self):
+        open(sys.argv[1] + ".ready", "w").close()
+
+app = Tiny()
+exit_on_signals(app)
+app.run()
+open(sys.argv[1] + ".done", "w").write(str(app.return_code))
+"""
+
+
+@pytest.mark.parametrize("how, status", [("SIGTERM", 143), ("hangup", 129)])
+def test_app_ends_cleanly_on_sigterm_and_hangup(tmp_path, how, status):
+    from sshbox import Terminal, wait_for
+
+    script, marker = tmp_path / "tiny.py", tmp_path / "app"
+    script.write_text(TINY_APP)
+    done = tmp_path / "app.done"
+    terminal = Terminal([sys.executable, str(script), str(marker)])
+    try:
+        assert wait_for(lambda: (tmp_path / "app.ready").exists()), terminal.screen()
+        pid = terminal.pane_pid()
+        if how == "SIGTERM":
+            os.kill(pid, signal.SIGTERM)
+            assert wait_for(done.exists, timeout=10), "the app did not return from run()"
+    finally:
+        terminal.close()  # tmux closes the pty: the app gets SIGHUP
+    assert wait_for(done.exists, timeout=10), "the app did not return from run()"
+    assert done.read_text() == str(status)
+    assert wait_for(lambda: not os.path.exists(f"/proc/{pid}"), timeout=10), "still running"
