@@ -1,0 +1,257 @@
+"""What a human-style solver sees and says: the board of candidates, and Steps in words.
+
+A Marks board holds, for each cell, the digits still possible as a bitmask (bit d for
+digit d) and whether the cell has a digit placed. Placing a digit removes it from the
+rest of the cell's row and column, as a player crosses it off.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping, Sequence
+
+from kaldoku_tui.engine.fillings import Filling, fillings
+from kaldoku_tui.engine.puzzle import Cage, Cell, Grid, Puzzle, cell_name
+
+LEVELS = ("easy", "normal", "hard", "extreme", "unreasonable")
+"""Difficulty levels; level i needs tier i + 1."""
+
+
+class Contradiction(Exception):
+    """The candidates on a board leave some cell, line or cage with no way to be filled."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One deduction: the digits it places and removes, what causes it, and its wording.
+
+    `name` is the technique as players call it, `summary` says where and which
+    digits, `explanation` is the whole argument with the cage arithmetic.
+    """
+
+    technique: str
+    tier: int
+    name: str
+    summary: str
+    explanation: str
+    sets: Mapping[Cell, int] = field(default_factory=dict)
+    removes: Mapping[Cell, frozenset[int]] = field(default_factory=dict)
+    cells: tuple[Cell, ...] = ()
+    cages: tuple[int, ...] = ()
+    rows: tuple[int, ...] = ()
+    columns: tuple[int, ...] = ()
+
+
+def bit(d: int) -> int:
+    return 1 << d
+
+
+def digits_of(mask: int) -> list[int]:
+    """The digits in a candidate bitmask, smallest first."""
+    out = []
+    d = 1
+    mask >>= 1
+    while mask:
+        if mask & 1:
+            out.append(d)
+        mask >>= 1
+        d += 1
+    return out
+
+
+def only_digit(mask: int) -> int:
+    """The digit of a one-digit mask."""
+    return mask.bit_length() - 1
+
+
+class Layout:
+    """The fixed geometry of a puzzle: its lines, the lines through each cell, each cage's cells."""
+
+    def __init__(self, puzzle: Puzzle) -> None:
+        n = self.size = puzzle.size
+        self.puzzle = puzzle
+        self.full = (bit(n + 1) - 1) & ~1
+        self.lines: list[list[int]] = [[r * n + c for c in range(n)] for r in range(n)] + [
+            [r * n + c for r in range(n)] for c in range(n)
+        ]
+        self.lines_of: list[tuple[int, int]] = [(i // n, n + i % n) for i in range(n * n)]
+        self.peers: list[list[int]] = [
+            [j for j in self.lines[row] + self.lines[col] if j != i]
+            for i, (row, col) in enumerate(self.lines_of)
+        ]
+        self.cage_cells: list[list[int]] = [[r * n + c for r, c in cage.cells] for cage in puzzle.cages]
+        self.cage_of: list[int] = [puzzle.cage_index((i // n, i % n)) for i in range(n * n)]
+        self.fillings: list[tuple[Filling, ...]] = [fillings(n, cage) for cage in puzzle.cages]
+
+    def cell(self, i: int) -> Cell:
+        return divmod(i, self.size)
+
+    def line_name(self, line: int) -> str:
+        n = self.size
+        return f"row {line + 1}" if line < n else f"column {line - n + 1}"
+
+
+class Marks:
+    """Candidates and placed digits on one puzzle; a copy is cheap and independent."""
+
+    __slots__ = ("layout", "cand", "placed", "_fits")
+
+    def __init__(self, layout: Layout, cand: list[int], placed: list[bool], fits: dict) -> None:
+        self.layout = layout
+        self.cand = cand
+        self.placed = placed
+        self._fits = fits
+
+    @classmethod
+    def start(cls, layout: Layout, grid: Grid | None = None, notes=None) -> Marks:
+        """The board a player sees: `grid`'s digits, and `notes` (or every digit) elsewhere."""
+        n = layout.size
+        cand = [layout.full] * (n * n)
+        placed = [False] * (n * n)
+        given = _notes_by_cell(n, notes)
+        for i in range(n * n):
+            r, c = divmod(i, n)
+            d = grid[r][c] if grid is not None else 0
+            if d:
+                cand[i], placed[i] = bit(d), True
+            elif given.get(i):
+                cand[i] = given[i] & layout.full
+        # A cell without notes shows every digit not yet placed in its row and column.
+        for i in range(n * n):
+            if placed[i]:
+                for j in layout.peers[i]:
+                    if not placed[j] and not given.get(j):
+                        cand[j] &= ~cand[i]
+        return cls(layout, cand, placed, {})
+
+    def copy(self) -> Marks:
+        return Marks(self.layout, self.cand[:], self.placed[:], self._fits)
+
+    @property
+    def solved(self) -> bool:
+        return all(self.placed)
+
+    def grid(self) -> Grid:
+        n = self.layout.size
+        return tuple(
+            tuple(only_digit(self.cand[r * n + c]) if self.placed[r * n + c] else 0 for c in range(n))
+            for r in range(n)
+        )
+
+    def fits(self, k: int) -> list[Filling]:
+        """The fillings of cage `k` that its cells' candidates still allow."""
+        cells = self.layout.cage_cells[k]
+        masks = tuple(self.cand[i] for i in cells)
+        key = (k, masks)
+        found = self._fits.get(key)
+        if found is None:
+            found = [
+                f for f in self.layout.fillings[k] if all(m >> d & 1 for m, d in zip(masks, f))
+            ]
+            self._fits[key] = found
+        return found
+
+    def apply(self, step: Step) -> None:
+        """Make the step's placements and removals; raise Contradiction if a cell is left empty."""
+        n = self.layout.size
+        cand = self.cand
+        for (r, c), ds in step.removes.items():
+            i = r * n + c
+            for d in ds:
+                cand[i] &= ~bit(d)
+            if not cand[i]:
+                raise Contradiction(f"{cell_name((r, c))} would have no digit left")
+        for (r, c), d in step.sets.items():
+            self.place(r * n + c, d)
+
+    def place(self, i: int, d: int) -> None:
+        if not self.cand[i] >> d & 1:
+            raise Contradiction(f"{cell_name(self.layout.cell(i))} cannot be {d}")
+        self.cand[i] = bit(d)
+        self.placed[i] = True
+        for j in self.layout.peers[i]:
+            if self.cand[j] >> d & 1:
+                if self.placed[j]:
+                    raise Contradiction(f"{d} would be twice in a line, at {cell_name(self.layout.cell(j))}")
+                self.cand[j] &= ~bit(d)
+                if not self.cand[j]:
+                    raise Contradiction(f"{cell_name(self.layout.cell(j))} would have no digit left")
+
+
+def _notes_by_cell(n: int, notes) -> dict[int, int]:
+    """Player's notes as bitmasks by cell index; empty notes mean the cell has none yet."""
+    if notes is None:
+        return {}
+    out: dict[int, int] = {}
+    items: Iterable
+    if isinstance(notes, Mapping):
+        items = notes.items()
+    else:
+        items = (((r, c), v) for r, row in enumerate(notes) for c, v in enumerate(row))
+    for (r, c), v in items:
+        out[r * n + c] = v if isinstance(v, int) else sum(bit(d) for d in v)
+    return out
+
+
+# Wording.
+
+NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+
+
+def join(words: Sequence[str], last: str = "and") -> str:
+    words = list(words)
+    if len(words) <= 1:
+        return "".join(words)
+    return f"{', '.join(words[:-1])} {last} {words[-1]}"
+
+
+def say_digits(ds: Iterable[int], last: str = "and") -> str:
+    return join([str(d) for d in sorted(ds)], last)
+
+
+def say_cells(cells: Iterable[Cell]) -> str:
+    return join([cell_name(c) for c in sorted(cells)])
+
+
+def say_removals(removes: Mapping[Cell, frozenset[int]]) -> str:
+    """`r1c4 is not 1; r2c4 and r3c4 are not 2 or 9`, grouping cells that lose the same digits."""
+    groups: dict[frozenset[int], list[Cell]] = {}
+    for cell, ds in removes.items():
+        groups.setdefault(ds, []).append(cell)
+    parts = []
+    for ds, cells in sorted(groups.items(), key=lambda item: min(item[1])):
+        verb = "is" if len(cells) == 1 else "are"
+        parts.append(f"{say_cells(cells)} {verb} not {say_digits(ds, 'or')}")
+    return "; ".join(parts)
+
+
+def say_sets(sets: Mapping[Cell, int]) -> str:
+    return join([f"{cell_name(c)} is {d}" for c, d in sorted(sets.items())])
+
+
+def say_effects(step_sets: Mapping[Cell, int], removes: Mapping[Cell, frozenset[int]]) -> str:
+    return "; ".join(part for part in (say_sets(step_sets), say_removals(removes)) if part)
+
+
+def say_cage(cage: Cage) -> str:
+    """`11+ over three cells of column 4`, or `6× over two cells at r2c3`."""
+    rows = {r for r, _ in cage.cells}
+    cols = {c for _, c in cage.cells}
+    count = NUMBER_WORDS[len(cage.cells)] if len(cage.cells) < 10 else str(len(cage.cells))
+    if len(rows) == 1 and len(cage.cells) > 1:
+        where = f"of row {min(rows) + 1}"
+    elif len(cols) == 1 and len(cage.cells) > 1:
+        where = f"of column {min(cols) + 1}"
+    else:
+        where = f"from {cell_name(cage.anchor)}"
+    return f"{cage.label()} over {count} cells {where}"
+
+
+def say_combos(cage: Cage, found: Iterable[Filling], limit: int = 6) -> str:
+    """The digit combinations of fillings, such as `1+3+7 and 1+4+6`."""
+    symbol = {"+": "+", "*": "×", "-": "−", "/": "÷", "=": ""}[cage.op]
+    combos = sorted({tuple(sorted(f, reverse=cage.op in "-/")) for f in found})
+    words = [symbol.join(map(str, combo)) for combo in combos]
+    if len(words) > limit:
+        return f"{', '.join(words[:limit])} and {len(words) - limit} more"
+    return join(words)

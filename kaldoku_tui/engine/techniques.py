@@ -1,0 +1,699 @@
+"""Human-style solving: one explained deduction at a time, the easiest first; and grading.
+
+Tiers follow Simon Tatham's Keen: (1) singles and the digits a cage's fillings can use,
+(2) the fillings cell by cell, (3) cages forcing a digit into a line, subsets in lines
+and the line sum/product rule, (4) fish and forcing chains, (5) a trial that ends in a
+contradiction. A puzzle's level is the hardest tier its solve needs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations
+from math import factorial, prod
+from typing import Callable, Iterator
+
+from kaldoku_tui.engine.puzzle import Cell, Grid, Puzzle, cell_name
+from kaldoku_tui.engine.steps import (
+    LEVELS,
+    Contradiction,
+    Layout,
+    Marks,
+    Step,
+    bit,
+    digits_of,
+    only_digit,
+    say_cage,
+    say_cells,
+    say_combos,
+    say_digits,
+    say_effects,
+    join,
+)
+
+__all__ = ["LEVELS", "Grade", "HumanSolve", "Step", "grade", "human_solve", "next_step"]
+
+Technique = Callable[[Marks], Iterator[Step]]
+
+
+@dataclass(frozen=True)
+class HumanSolve:
+    """The steps of a human-style solve, the grid they reach, and whether it is complete."""
+
+    steps: list[Step]
+    grid: Grid
+    solved: bool
+
+    @property
+    def tier(self) -> int:
+        """The hardest tier among the steps (1 when none was needed)."""
+        return max((step.tier for step in self.steps), default=1)
+
+
+@dataclass(frozen=True)
+class Grade:
+    """A puzzle's difficulty: its level, the tier behind it, and the number of steps."""
+
+    level: str
+    tier: int
+    steps: int
+
+
+def next_step(puzzle: Puzzle, grid: Grid, candidates=None, max_tier: int = 5) -> Step | None:
+    """The easiest deduction on the board a player sees, or None when there is none.
+
+    `candidates` are the player's notes, as rows of digit sets or bitmasks, or a
+    mapping from cell to them; a blank cell without notes counts every digit not yet
+    placed in its row and column. None also when the board contradicts itself.
+    """
+    marks = Marks.start(layout(puzzle), grid, candidates)
+    try:
+        check(marks)
+        return first_step(marks, max_tier)
+    except Contradiction:
+        return None
+
+
+def human_solve(puzzle: Puzzle, max_tier: int = 5) -> HumanSolve:
+    """Solve from the clues alone, one easiest deduction at a time, up to `max_tier`."""
+    marks = Marks.start(layout(puzzle))
+    steps = propagate(marks, max_tier)
+    return HumanSolve(steps, marks.grid(), marks.solved)
+
+
+def grade(puzzle: Puzzle) -> Grade:
+    """The level of a puzzle: the hardest tier its human-style solve needs.
+
+    A puzzle that a single trial cannot crack still grades as unreasonable.
+    """
+    solve = human_solve(puzzle)
+    tier = solve.tier if solve.solved else 5
+    return Grade(LEVELS[tier - 1], tier, len(solve.steps))
+
+
+@lru_cache(maxsize=16)
+def layout(puzzle: Puzzle) -> Layout:
+    return Layout(puzzle)
+
+
+def first_step(marks: Marks, max_tier: int = 5) -> Step | None:
+    """The first deduction of the easiest technique that has one."""
+    for tier, technique in TECHNIQUES:
+        if tier > max_tier:
+            break
+        for step in technique(marks):
+            return step
+    return None
+
+
+def propagate(marks: Marks, max_tier: int) -> list[Step]:
+    """Apply easiest-first steps until none is left; raise Contradiction on a dead end."""
+    steps = []
+    while not marks.solved:
+        step = first_step(marks, max_tier)
+        if step is None:
+            break
+        marks.apply(step)
+        steps.append(step)
+    if marks.solved:
+        for k in range(len(marks.layout.cage_cells)):
+            cage_fits(marks, k)
+    return steps
+
+
+def check(marks: Marks) -> None:
+    """Raise Contradiction when a cell, line or cage plainly has no way to be filled."""
+    lay = marks.layout
+    for i, mask in enumerate(marks.cand):
+        if not mask:
+            raise Contradiction(f"{cell_name(lay.cell(i))} has no digit left")
+    for line, cells in enumerate(lay.lines):
+        union, fixed = 0, 0
+        for i in cells:
+            mask = marks.cand[i]
+            if not mask & (mask - 1):
+                if fixed & mask:
+                    raise Contradiction(f"{only_digit(mask)} is twice in {lay.line_name(line)}")
+                fixed |= mask
+            union |= mask
+        if union != lay.full:
+            raise Contradiction(f"{lay.line_name(line)} has no place for some digit")
+    for k in range(len(lay.cage_cells)):
+        cage_fits(marks, k)
+
+
+# Building steps.
+
+NAMES = {
+    "seen_digit": "Digit already placed",
+    "single_cage": "One-cell cage",
+    "naked_single": "Naked single",
+    "hidden_single": "Hidden single",
+    "cage_digits": "Cage combinations",
+    "cage_positions": "Cage combinations, cell by cell",
+    "cage_line": "Cage fills a line",
+    "naked_pair": "Naked pair",
+    "hidden_pair": "Hidden pair",
+    "naked_triple": "Naked triple",
+    "hidden_triple": "Hidden triple",
+    "line_sum": "Line sum",
+    "line_product": "Line product",
+    "x_wing": "X-wing",
+    "swordfish": "Swordfish",
+    "forcing_chain": "Forcing chain",
+    "trial": "Trial and contradiction",
+}
+
+
+def make(
+    technique: str,
+    tier: int,
+    where: str,
+    reason: str,
+    marks: Marks,
+    sets: dict[int, int] | None = None,
+    removes: dict[int, int] | None = None,
+    cells=(),
+    cages=(),
+    lines=(),
+) -> Step:
+    """A Step from cell indexes and removal bitmasks, worded as `reason, so effects.`"""
+    lay = marks.layout
+    n = lay.size
+    set_cells = {lay.cell(i): d for i, d in (sets or {}).items()}
+    removed = {lay.cell(i): frozenset(digits_of(mask)) for i, mask in (removes or {}).items() if mask}
+    effects = say_effects(set_cells, removed)
+    return Step(
+        technique=technique,
+        tier=tier,
+        name=NAMES[technique],
+        summary=f"{where}: {effects}",
+        explanation=f"{reason}, so {effects}.",
+        sets=set_cells,
+        removes=removed,
+        cells=tuple(sorted(lay.cell(i) for i in cells)),
+        cages=tuple(sorted(cages)),
+        rows=tuple(sorted(line for line in lines if line < n)),
+        columns=tuple(sorted(line - n for line in lines if line >= n)),
+    )
+
+
+def unplaced(marks: Marks, cells) -> list[int]:
+    return [i for i in cells if not marks.placed[i]]
+
+
+# Tier 1.
+
+
+def seen_digit(m: Marks) -> Iterator[Step]:
+    """A note holding a digit already placed in the cell's row or column."""
+    lay = m.layout
+    for i, is_placed in enumerate(m.placed):
+        if not is_placed:
+            continue
+        d = only_digit(m.cand[i])
+        hit = [j for j in lay.peers[i] if not m.placed[j] and m.cand[j] >> d & 1]
+        if hit:
+            yield make(
+                "seen_digit", 1, cell_name(lay.cell(i)),
+                f"{cell_name(lay.cell(i))} holds {d}, and a digit appears once in each row and column",
+                m, removes={j: bit(d) for j in hit}, cells=[i], lines=lay.lines_of[i],
+            )
+
+
+def single_cage(m: Marks) -> Iterator[Step]:
+    lay = m.layout
+    for k, cage in enumerate(lay.puzzle.cages):
+        i = lay.cage_cells[k][0]
+        if cage.op == "=" and not m.placed[i]:
+            yield make(
+                "single_cage", 1, cell_name(cage.anchor),
+                f"The cage at {cell_name(cage.anchor)} has one cell and the clue {cage.target}", m,
+                sets={i: cage.target}, cells=[i], cages=[k],
+            )
+
+
+def naked_single(m: Marks) -> Iterator[Step]:
+    lay = m.layout
+    for i, mask in enumerate(m.cand):
+        if m.placed[i] or mask & (mask - 1):
+            continue
+        d = only_digit(mask)
+        name = cell_name(lay.cell(i))
+        row, col = lay.lines_of[i]
+        seen = {line: {only_digit(m.cand[j]) for j in lay.lines[line] if m.placed[j]} for line in (row, col)}
+        others = set(range(1, lay.size + 1)) - {d}
+        if others <= seen[row] | seen[col]:
+            in_col = (others - seen[row]) & seen[col]
+            parts = [f"{say_digits(sorted(others & seen[row]))} in {lay.line_name(row)}"]
+            if in_col:
+                parts.append(f"{say_digits(in_col)} in {lay.line_name(col)}")
+            if not others & seen[row]:
+                parts = [f"{say_digits(sorted(others))} in {lay.line_name(col)}"]
+            reason = f"The other digits are placed already ({'; '.join(parts)}): {name} can only be {d}"
+        else:
+            reason = f"Every digit but {d} is ruled out in {name}"
+        yield make("naked_single", 1, name, reason, m, sets={i: d}, cells=[i], lines=(row, col))
+
+
+def hidden_single(m: Marks) -> Iterator[Step]:
+    lay = m.layout
+    for line, cells in enumerate(lay.lines):
+        done = 0
+        for i in cells:
+            if m.placed[i]:
+                done |= m.cand[i]
+        for d in digits_of(lay.full & ~done):
+            where = [i for i in cells if m.cand[i] >> d & 1]
+            if not where:
+                raise Contradiction(f"{d} has no place left in {lay.line_name(line)}")
+            if len(where) == 1:
+                i = where[0]
+                yield make(
+                    "hidden_single", 1, lay.line_name(line),
+                    f"In {lay.line_name(line)}, {d} fits only {cell_name(lay.cell(i))}",
+                    m, sets={i: d}, cells=[i], lines=[line],
+                )
+
+
+def cage_reason(m: Marks, k: int, found) -> str:
+    """`11+ over three cells of column 4: 2 and 9 are already in that column, so only 1+3+7 and 1+4+6 fit`."""
+    lay = m.layout
+    cage = lay.puzzle.cages[k]
+    cells = lay.cage_cells[k]
+    full = lay.fillings[k]
+    combos = say_combos(cage, found)
+    head = say_cage(cage)
+    if len(found) == len(full):
+        return f"{head} can only be {combos}"
+    lost = _union(full) & ~_union(found)
+    rows = {lay.lines_of[i][0] for i in cells}
+    cols = {lay.lines_of[i][1] for i in cells}
+    lines = sorted((rows if len(rows) == 1 else set()) | (cols if len(cols) == 1 else set()))
+    placed_there = 0
+    for line in lines:
+        for j in lay.lines[line]:
+            if m.placed[j] and j not in cells:
+                placed_there |= m.cand[j]
+    if lost and lost & ~placed_there == 0 and len(lines) == 1:
+        what = "that row" if lines[0] < lay.size else "that column"
+        lost_digits = digits_of(lost)
+        verb = "is" if len(lost_digits) == 1 else "are"
+        return f"{head}: {say_digits(lost_digits)} {verb} already in {what}, so only {combos} fit"
+    return f"{head}: with the digits still possible in its cells, only {combos} fit"
+
+
+def _union(found) -> int:
+    mask = 0
+    for f in found:
+        for d in f:
+            mask |= bit(d)
+    return mask
+
+
+def cage_fits(m: Marks, k: int):
+    found = m.fits(k)
+    if not found:
+        cage = m.layout.puzzle.cages[k]
+        raise Contradiction(f"the {cage.label()} cage at {cell_name(cage.anchor)} could not be filled")
+    return found
+
+
+def cage_digits(m: Marks) -> Iterator[Step]:
+    """Every cell of a cage keeps only digits that some filling of the cage uses."""
+    lay = m.layout
+    for k, cells in enumerate(lay.cage_cells):
+        open_cells = unplaced(m, cells)
+        if not open_cells:
+            continue
+        found = cage_fits(m, k)
+        union = _union(found)
+        removes = {i: m.cand[i] & ~union for i in open_cells if m.cand[i] & ~union}
+        if removes:
+            reason = f"{cage_reason(m, k, found)}; its cells use only {say_digits(digits_of(union))}"
+            yield make("cage_digits", 1, say_cage(lay.puzzle.cages[k]), reason, m,
+                       removes=removes, cells=cells, cages=[k])
+
+
+def cage_positions(m: Marks) -> Iterator[Step]:
+    """Each cell of a cage keeps only digits some filling puts in that very cell."""
+    lay = m.layout
+    for k, cells in enumerate(lay.cage_cells):
+        open_cells = unplaced(m, cells)
+        if not open_cells:
+            continue
+        found = cage_fits(m, k)
+        removes = {}
+        for pos, i in enumerate(cells):
+            if m.placed[i]:
+                continue
+            here = 0
+            for f in found:
+                here |= bit(f[pos])
+            if m.cand[i] & ~here:
+                removes[i] = m.cand[i] & ~here
+        if removes:
+            reason = f"{cage_reason(m, k, found)}; taken cell by cell, no way puts these digits there"
+            yield make("cage_positions", 2, say_cage(lay.puzzle.cages[k]), reason, m,
+                       removes=removes, cells=cells, cages=[k])
+
+
+# Tier 3.
+
+
+def cage_line(m: Marks) -> Iterator[Step]:
+    """A digit every filling puts in one line inside the cage is in no other cell of that line."""
+    lay = m.layout
+    for k, cells in enumerate(lay.cage_cells):
+        if not unplaced(m, cells) or len(cells) < 2:
+            continue
+        found = None
+        lines = sorted({line for i in cells for line in lay.lines_of[i]})
+        for line in lines:
+            positions = [pos for pos, i in enumerate(cells) if line in lay.lines_of[i]]
+            others = [j for j in lay.lines[line] if j not in cells and not m.placed[j]]
+            if not others:
+                continue
+            found = found if found is not None else cage_fits(m, k)
+            always = lay.full
+            for f in found:
+                here = 0
+                for pos in positions:
+                    here |= bit(f[pos])
+                always &= here
+                if not always:
+                    break
+            removes = {j: m.cand[j] & always for j in others if m.cand[j] & always}
+            if removes:
+                ds = digits_of(always)
+                word = "digit" if len(ds) == 1 else "digits"
+                reason = (f"{cage_reason(m, k, found)}; each puts {say_digits(ds)} in "
+                          f"{lay.line_name(line)} inside the cage: the {word} {say_digits(ds)} of "
+                          f"{lay.line_name(line)} {'is' if len(ds) == 1 else 'are'} in this cage")
+                yield make("cage_line", 3, say_cage(lay.puzzle.cages[k]), reason, m,
+                           removes=removes, cells=cells, cages=[k], lines=[line])
+
+
+def subsets(size: int, hidden: bool) -> Technique:
+    """Naked or hidden subsets of `size` cells in a line."""
+    technique = f"{'hidden' if hidden else 'naked'}_{'pair' if size == 2 else 'triple'}"
+
+    def find(m: Marks) -> Iterator[Step]:
+        lay = m.layout
+        for line, cells in enumerate(lay.lines):
+            open_cells = unplaced(m, cells)
+            if len(open_cells) <= size:
+                continue
+            if not hidden:
+                small = [i for i in open_cells if bin(m.cand[i]).count("1") <= size]
+                for group in combinations(small, size):
+                    union = 0
+                    for i in group:
+                        union |= m.cand[i]
+                    if bin(union).count("1") != size:
+                        continue
+                    removes = {j: m.cand[j] & union for j in open_cells if j not in group and m.cand[j] & union}
+                    if removes:
+                        names = say_cells(lay.cell(i) for i in group)
+                        reason = (f"In {lay.line_name(line)}, {names} hold only {say_digits(digits_of(union))} "
+                                  f"between them, so no other cell of the line holds these digits")
+                        yield make(technique, 3, lay.line_name(line), reason, m,
+                                   removes=removes, cells=group, lines=[line])
+                continue
+            where = {}
+            for d in range(1, lay.size + 1):
+                spots = [i for i in open_cells if m.cand[i] >> d & 1]
+                if 2 <= len(spots) <= size:
+                    where[d] = spots
+            for ds in combinations(sorted(where), size):
+                spots = sorted({i for d in ds for i in where[d]})
+                if len(spots) != size:
+                    continue
+                keep = sum(bit(d) for d in ds)
+                removes = {i: m.cand[i] & ~keep for i in spots if m.cand[i] & ~keep}
+                if removes:
+                    names = say_cells(lay.cell(i) for i in spots)
+                    reason = (f"In {lay.line_name(line)}, {say_digits(ds)} fit only {names}, "
+                              f"so those cells hold nothing else")
+                    yield make(technique, 3, lay.line_name(line), reason, m,
+                               removes=removes, cells=spots, lines=[line])
+
+    find.__name__ = technique
+    return find
+
+
+def line_rule(m: Marks) -> Iterator[Step]:
+    """A row or column adds up to N(N+1)/2 and multiplies to N!; so do runs of them.
+
+    Cages wholly inside a run of lines, with the digits placed there, leave a total
+    for the few remaining cells; those cells keep only digits that can make it.
+    """
+    lay = m.layout
+    n = lay.size
+    cages = lay.puzzle.cages
+    for width in (1, 2):
+        for first in range(n - width + 1):
+            for base in (0, n):
+                lines = list(range(base + first, base + first + width))
+                window = {i for line in lines for i in lay.lines[line]}
+                for op in ("+", "*"):
+                    step = _line_total(m, op, lines, window, width)
+                    if step is not None:
+                        yield step
+
+
+def _line_total(m: Marks, op: str, lines: list[int], window: set[int], width: int) -> Step | None:
+    lay = m.layout
+    n = lay.size
+    cages = lay.puzzle.cages
+    total = width * n * (n + 1) // 2 if op == "+" else factorial(n) ** width
+    inside, rest, placed_digits = [], [], []
+    used = set()
+    for k, cells in enumerate(lay.cage_cells):
+        if not window.issuperset(cells):
+            continue
+        if cages[k].op in (op, "=") and unplaced(m, cells):
+            inside.append(k)
+            used.update(cells)
+            total = total - cages[k].target if op == "+" else total // cages[k].target
+    if not any(cages[k].op == op for k in inside):
+        return None
+    for i in sorted(window - used):
+        if m.placed[i]:
+            d = only_digit(m.cand[i])
+            placed_digits.append(d)
+            total = total - d if op == "+" else total // d
+        else:
+            rest.append(i)
+    if not 1 <= len(rest) <= 3:
+        return None
+    options = [digits_of(m.cand[i]) for i in rest]
+    possible = [0] * len(rest)
+    for combo in _assignments(lay, rest, options):
+        if (sum(combo) if op == "+" else prod(combo)) == total:
+            for pos, d in enumerate(combo):
+                possible[pos] |= bit(d)
+    removes = {i: m.cand[i] & ~possible[pos] for pos, i in enumerate(rest) if m.cand[i] & ~possible[pos]}
+    if not removes:
+        return None
+    sets = {}
+    for pos, i in enumerate(rest):
+        if possible[pos] and possible[pos] & (possible[pos] - 1) == 0:
+            sets[i] = only_digit(possible[pos])
+            removes.pop(i, None)
+    if any(not p for p in possible):
+        raise Contradiction(f"{say_cells(lay.cell(i) for i in rest)} could not make the rest of the line")
+    word, verb = ("sum", "add up to") if op == "+" else ("product", "multiply to")
+    names = join([lay.line_name(line) for line in lines])
+    whole = (f"{width}×{n * (n + 1) // 2} = {width * n * (n + 1) // 2}" if op == "+"
+             else f"{factorial(n)}" + (f"² = {factorial(n) ** 2}" if width == 2 else ""))
+    labels = join([cages[k].label() for k in inside])
+    placed_note = f" and the placed digits {say_digits(placed_digits)}" if placed_digits else ""
+    remaining = say_cells(lay.cell(i) for i in rest)
+    reason = (f"{names[0].upper()}{names[1:]} {verb} {whole}; the cages {labels} lie wholly inside"
+              f"{placed_note}, so {remaining} {verb} {total}")
+    if len(rest) == 1:
+        reason = reason.replace(" multiply to", " must be").replace(" add up to", " must be")
+    technique = "line_sum" if op == "+" else "line_product"
+    where = names
+    return make(technique, 3, where, reason, m, sets=sets, removes=removes, cells=rest,
+                cages=inside, lines=lines)
+
+
+def _assignments(lay: Layout, cells: list[int], options: list[list[int]]) -> Iterator[tuple[int, ...]]:
+    """Digit choices for `cells` with no repeat inside a shared row or column."""
+    clash = [[j for j in range(pos) if set(lay.lines_of[cells[j]]) & set(lay.lines_of[cells[pos]])]
+             for pos in range(len(cells))]
+    chosen: list[int] = []
+
+    def extend(pos: int) -> Iterator[tuple[int, ...]]:
+        if pos == len(cells):
+            yield tuple(chosen)
+            return
+        for d in options[pos]:
+            if all(chosen[j] != d for j in clash[pos]):
+                chosen.append(d)
+                yield from extend(pos + 1)
+                chosen.pop()
+
+    return extend(0)
+
+
+# Tier 4.
+
+
+def fish(size: int) -> Technique:
+    """X-wing (2) and swordfish (3): a digit confined to `size` columns in `size` rows, or the reverse."""
+    technique = "x_wing" if size == 2 else "swordfish"
+
+    def find(m: Marks) -> Iterator[Step]:
+        lay = m.layout
+        n = lay.size
+        for base, cross in ((0, n), (n, 0)):
+            for d in range(1, n + 1):
+                spots = {}
+                for line in range(base, base + n):
+                    cells = lay.lines[line]
+                    if any(m.placed[i] and m.cand[i] == bit(d) for i in cells):
+                        continue
+                    where = [pos for pos, i in enumerate(cells) if m.cand[i] >> d & 1]
+                    if 2 <= len(where) <= size:
+                        spots[line] = where
+                for group in combinations(sorted(spots), size):
+                    positions = sorted({pos for line in group for pos in spots[line]})
+                    if len(positions) != size:
+                        continue
+                    removes = {}
+                    for pos in positions:
+                        for i in lay.lines[cross + pos]:
+                            if lay.lines_of[i][0 if base == 0 else 1] not in group and m.cand[i] >> d & 1 \
+                                    and not m.placed[i]:
+                                removes[i] = bit(d)
+                    if removes:
+                        own = _say_lines(lay, group)
+                        other = _say_lines(lay, [cross + pos for pos in positions])
+                        reason = (f"In {own}, {d} fits only in {other}: those {size} {d}s fill "
+                                  f"{other}, leaving no {d} for their other cells")
+                        cells = [lay.lines[line][pos] for line in group for pos in spots[line]]
+                        yield make(technique, 4, f"{d} in {own}", reason, m, removes=removes, cells=cells,
+                                   lines=list(group) + [cross + pos for pos in positions])
+
+    find.__name__ = technique
+    return find
+
+
+def forcing_chain(m: Marks) -> Iterator[Step]:
+    """Chains of two-digit cells: if the first cell is not x, each link forces the next.
+
+    Either the first cell is x or the chain's end is x, so a cell that sees both is not
+    x; and a chain that forces a cell seen by the first to its other digit proves x.
+    """
+    lay = m.layout
+    pairs = [i for i, mask in enumerate(m.cand) if not m.placed[i] and bin(mask).count("1") == 2]
+    is_pair = set(pairs)
+    for start in pairs:
+        for x in digits_of(m.cand[start]):
+            y = only_digit(m.cand[start] & ~bit(x))
+            parent = {(start, y): None}
+            queue = [(start, y)]
+            for cell, value in queue:
+                for j in lay.peers[cell]:
+                    if j not in is_pair or not m.cand[j] >> value & 1:
+                        continue
+                    forced = only_digit(m.cand[j] & ~bit(value))
+                    if (j, forced) in parent:
+                        continue
+                    parent[(j, forced)] = (cell, value)
+                    chain = _chain(parent, (j, forced))
+                    if j != start and forced == y and j in lay.peers[start]:
+                        reason = (f"If {cell_name(lay.cell(start))} were {y}: {_say_chain(lay, chain)}, "
+                                  f"which sees {cell_name(lay.cell(start))}")
+                        yield make("forcing_chain", 4, cell_name(lay.cell(start)), reason, m,
+                                   sets={start: x}, cells=[c for c, _ in chain])
+                        continue
+                    if forced == x and j != start:
+                        seen = set(lay.peers[start]) & set(lay.peers[j])
+                        removes = {c: bit(x) for c in seen if not m.placed[c] and m.cand[c] >> x & 1}
+                        if removes:
+                            reason = (f"If {cell_name(lay.cell(start))} is not {x}, then "
+                                      f"{_say_chain(lay, chain)}; so {cell_name(lay.cell(start))} or "
+                                      f"{cell_name(lay.cell(j))} is {x}, and a cell that sees both is not")
+                            yield make("forcing_chain", 4, f"chain from {cell_name(lay.cell(start))}",
+                                       reason, m, removes=removes, cells=[c for c, _ in chain])
+                    queue.append((j, forced))
+
+
+def _say_lines(lay: Layout, lines) -> str:
+    """`rows 1 and 2`, `column 3`."""
+    n = lay.size
+    kind = "row" if lines[0] < n else "column"
+    numbers = [str(line % n + 1) for line in lines]
+    return f"{kind}s {join(numbers)}" if len(numbers) > 1 else f"{kind} {numbers[0]}"
+
+
+def _chain(parent, end) -> list[tuple[int, int]]:
+    chain = []
+    node = end
+    while node is not None:
+        chain.append(node)
+        node = parent[node]
+    return chain[::-1]
+
+
+def _say_chain(lay: Layout, chain) -> str:
+    return ", so ".join(f"{cell_name(lay.cell(c))} is {v}" for c, v in chain)
+
+
+# Tier 5.
+
+
+def trial(m: Marks) -> Iterator[Step]:
+    """Assume a digit, follow tiers 1-4, and reach a contradiction: the digit is wrong."""
+    lay = m.layout
+    order = sorted((bin(mask).count("1"), i) for i, mask in enumerate(m.cand) if not m.placed[i])
+    for _, i in order:
+        for d in digits_of(m.cand[i]):
+            attempt = m.copy()
+            steps: list[Step] = []
+            try:
+                attempt.place(i, d)
+                while not attempt.solved:
+                    step = first_step(attempt, 4)
+                    if step is None:
+                        break
+                    steps.append(step)
+                    attempt.apply(step)
+                if attempt.solved:
+                    for k in range(len(lay.cage_cells)):
+                        cage_fits(attempt, k)
+            except Contradiction as why:
+                name = cell_name(lay.cell(i))
+                shown = [step.summary for step in steps[:3]]
+                if len(steps) > 4:
+                    shown.append(f"{len(steps) - 4} more steps")
+                if len(steps) > 3:
+                    shown.append(steps[-1].summary)
+                path = f"then {'; '.join(shown)}; " if shown else ""
+                reason = f"Suppose {name} were {d}: {path}then {why}"
+                yield make("trial", 5, name, reason, m, removes={i: bit(d)}, cells=[i])
+
+
+TECHNIQUES: list[tuple[int, Technique]] = [
+    (1, seen_digit),
+    (1, single_cage),
+    (1, naked_single),
+    (1, hidden_single),
+    (1, cage_digits),
+    (2, cage_positions),
+    (3, cage_line),
+    (3, subsets(2, hidden=False)),
+    (3, subsets(2, hidden=True)),
+    (3, line_rule),
+    (3, subsets(3, hidden=False)),
+    (3, subsets(3, hidden=True)),
+    (4, fish(2)),
+    (4, fish(3)),
+    (4, forcing_chain),
+    (5, trial),
+]

@@ -1,0 +1,170 @@
+"""Human-style deductions: each technique on a crafted board, wording, and soundness at scale."""
+
+import pytest
+
+from kaldoku_tui.engine import techniques as t
+from kaldoku_tui.engine.puzzle import Cage, Puzzle, cell_name
+from kaldoku_tui.engine.steps import Marks, bit
+
+# Simon Tatham's example 4:aa_a__a__a_a__a_a,d2m12s1a5s1m4d2a5 (formats.md).
+KEEN = Puzzle(
+    4,
+    (
+        Cage(((0, 0), (0, 1)), "/", 2),
+        Cage(((0, 2), (0, 3)), "*", 12),
+        Cage(((1, 0), (2, 0)), "-", 1),
+        Cage(((1, 1), (2, 1)), "+", 5),
+        Cage(((1, 2), (1, 3)), "-", 1),
+        Cage(((2, 2), (3, 2)), "*", 4),
+        Cage(((2, 3), (3, 3)), "/", 2),
+        Cage(((3, 0), (3, 1)), "+", 5),
+    ),
+    ((1, 2, 3, 4), (4, 1, 2, 3), (3, 4, 1, 2), (2, 3, 4, 1)),
+)
+
+# A 4×4 whose last four pairs of cells only a trial tells apart.
+NEEDS_TRIAL = Puzzle(
+    4,
+    (
+        Cage(((0, 0), (1, 0)), "-", 1),
+        Cage(((0, 1), (1, 1)), "+", 5),
+        Cage(((0, 2), (0, 3)), "+", 4),
+        Cage(((1, 2), (1, 3)), "*", 8),
+        Cage(((2, 0), (2, 1)), "/", 2),
+        Cage(((2, 2), (3, 2)), "-", 1),
+        Cage(((2, 3), (3, 3)), "*", 4),
+        Cage(((3, 0), (3, 1)), "*", 12),
+    ),
+    ((2, 4, 1, 3), (3, 1, 4, 2), (1, 2, 3, 4), (4, 3, 2, 1)),
+)
+
+
+def marks_with(puzzle, notes):
+    """A board with no digits placed, `notes` in some cells and every digit elsewhere."""
+    marks = Marks.start(t.layout(puzzle))
+    for (r, c), ds in notes.items():
+        marks.cand[r * puzzle.size + c] = sum(bit(d) for d in ds)
+    return marks
+
+
+def first(technique, marks):
+    return next(iter(technique(marks)), None)
+
+
+def test_keen_example_solves_without_search():
+    solve = t.human_solve(KEEN)
+    assert solve.solved and solve.grid == KEEN.solution
+    assert solve.tier <= 2
+    assert all(step.technique != "trial" for step in solve.steps)
+
+
+def test_grade_reports_level_tier_and_steps():
+    grade = t.grade(KEEN)
+    solve = t.human_solve(KEEN)
+    assert grade.tier == solve.tier
+    assert grade.level == t.LEVELS[grade.tier - 1]
+    assert grade.steps == len(solve.steps)
+
+
+def test_trial_cracks_what_tiers_1_to_4_cannot():
+    assert not t.human_solve(NEEDS_TRIAL, max_tier=4).solved
+    solve = t.human_solve(NEEDS_TRIAL)
+    assert solve.solved and solve.grid == NEEDS_TRIAL.solution
+    trial = next(step for step in solve.steps if step.technique == "trial")
+    assert trial.tier == 5
+    assert trial.explanation.startswith("Suppose ")
+    assert "could not be filled" in trial.explanation or "no digit left" in trial.explanation
+    assert t.grade(NEEDS_TRIAL).level == "unreasonable"
+
+
+def test_naked_pair_clears_the_rest_of_the_row():
+    marks = marks_with(KEEN, {(0, 0): {1, 2}, (0, 1): {1, 2}, (0, 2): {1, 2, 3}, (0, 3): {1, 2, 4}})
+    step = first(t.subsets(2, hidden=False), marks)
+    assert step.technique == "naked_pair" and step.tier == 3
+    assert step.removes == {(0, 2): {1, 2}, (0, 3): {1, 2}}
+    assert step.rows == (0,) and step.cells == ((0, 0), (0, 1))
+    assert "r1c1 and r1c2 hold only 1 and 2" in step.explanation
+
+
+def test_hidden_pair_keeps_only_its_digits():
+    marks = marks_with(KEEN, {(0, 0): {1, 3, 4}, (0, 1): {2, 3, 4}, (0, 2): {1, 2}, (0, 3): {1, 2}})
+    step = first(t.subsets(2, hidden=True), marks)
+    assert step.technique == "hidden_pair"
+    assert step.removes == {(0, 0): {1}, (0, 1): {2}}
+
+
+def test_x_wing_removes_the_digit_from_its_columns():
+    notes = {(0, 0): {1, 2}, (0, 1): {1, 3}, (0, 2): {2, 3, 4}, (0, 3): {2, 3, 4}}
+    notes.update({(2, c): ds for (_, c), ds in notes.items()})
+    step = first(t.fish(2), marks_with(KEEN, notes))
+    assert step.technique == "x_wing" and step.tier == 4
+    assert step.removes == {(1, 0): {1}, (1, 1): {1}, (3, 0): {1}, (3, 1): {1}}
+    assert "rows 1 and 3" in step.explanation
+
+
+def test_forcing_chain_over_two_digit_cells():
+    marks = marks_with(KEEN, {(0, 0): {1, 2}, (0, 2): {2, 3}, (2, 2): {1, 3}})
+    step = first(t.forcing_chain, marks)
+    assert step.technique == "forcing_chain"
+    assert step.removes == {(2, 0): {1}}
+    assert "r1c1 is 2, so r1c3 is 3, so r3c3 is 1" in step.explanation
+
+
+def test_line_sum_leaves_a_remainder_for_the_cells_outside_the_cages():
+    marks = marks_with(KEEN, {(3, 2): {1, 2, 4}, (3, 3): {1, 2}})
+    step = next(step for step in t.line_rule(marks) if step.rows == (3,))
+    assert step.technique == "line_sum"
+    assert step.sets == {(3, 2): 4, (3, 3): 1}
+    assert "5+" in step.explanation and "add up to 5" in step.explanation
+
+
+def test_cage_line_names_the_digit_of_the_line():
+    # 12× in row 1 needs 3 and 4: neither is anywhere else in row 1 (and 2÷ needs a 2).
+    steps = list(t.cage_line(marks_with(KEEN, {})))
+    assert next(step for step in steps if step.cages == (0,)).removes == {(0, 2): {2}, (0, 3): {2}}
+    step = next(step for step in steps if step.cages == (1,))
+    assert step.removes == {(0, 0): {3, 4}, (0, 1): {3, 4}}
+    assert step.explanation.startswith("12× over two cells of row 1")
+    assert "3×4" in step.explanation
+
+
+def test_cage_digits_spell_out_the_arithmetic():
+    step = next(step for step in t.cage_digits(marks_with(KEEN, {})) if step.cages == (1,))
+    assert step.name == "Cage combinations" and step.tier == 1
+    assert step.removes == {(0, 2): {1, 2}, (0, 3): {1, 2}}
+    assert step.summary == "12× over two cells of row 1: r1c3 and r1c4 are not 1 or 2"
+
+
+def test_next_step_reads_the_players_notes():
+    grid = [[1, 0, 0, 0], [0] * 4, [0] * 4, [0] * 4]
+    # A note holding the 1 already placed in its row is the easiest thing to fix.
+    step = t.next_step(KEEN, grid, {(0, 1): {1, 2}})
+    assert step.technique == "seen_digit" and step.removes == {(0, 1): {1}}
+    # Without notes, a blank cell counts every digit not yet in its row and column.
+    step = t.next_step(KEEN, grid)
+    assert step.technique != "seen_digit"
+
+
+def test_next_step_is_none_on_a_solved_or_contradictory_board():
+    assert t.next_step(KEEN, KEEN.solution) is None
+    assert t.next_step(KEEN, [[0] * 4] * 4, {(0, 0): {3}, (0, 1): {3}}) is None
+
+
+def test_max_tier_limits_the_techniques():
+    solve = t.human_solve(NEEDS_TRIAL, max_tier=1)
+    assert all(step.tier == 1 for step in solve.steps)
+
+
+def assert_sound(puzzle, steps):
+    for step in steps:
+        for (r, c), ds in step.removes.items():
+            assert puzzle.solution[r][c] not in ds, step.explanation
+        for (r, c), d in step.sets.items():
+            assert puzzle.solution[r][c] == d, step.explanation
+
+
+def assert_worded(step):
+    assert step.name == t.NAMES[step.technique]
+    assert step.explanation.endswith(".")
+    for cell in list(step.sets) + list(step.removes):
+        assert cell_name(cell) in step.summary and cell_name(cell) in step.explanation
