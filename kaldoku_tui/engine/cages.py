@@ -1,0 +1,168 @@
+"""Random cages the way Simon Tatham's Keen makes them, and their clues.
+
+Blocks first: dominoes laid in random order, then the cells left alone merged into a
+neighbouring block, so most cages have 2 or 3 cells. Then each block gets an
+operation chosen by Keen's rules, dealt evenly, and the target its solution digits give.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Iterable, Sequence
+
+from kaldoku_tui.engine.puzzle import Cage, Cell, Grid, PuzzleError, _connected, combine
+
+MAX_CELLS = 6
+"""No cage grows beyond this many cells (Keen's limit)."""
+
+OP_SETS = {"all": "+-*/", "addmul": "+*", "mul": "*"}
+"""The operator options: the operations multi-cell cages may use."""
+
+Block = tuple[Cell, ...]
+
+
+def random_blocks(n: int, rng: random.Random, max_cells: int = MAX_CELLS) -> list[Block]:
+    """A random division of the n×n board into connected blocks, in reading order."""
+    order = [(r, c) for r in range(n) for c in range(n)]
+    rng.shuffle(order)
+    block_of = {cell: [cell] for cell in order}
+
+    def merge(cell: Cell, other: Cell) -> None:
+        joined = block_of[cell] + block_of[other]
+        for member in joined:
+            block_of[member] = joined
+
+    for cell in order:
+        if len(block_of[cell]) == 1 and rng.randrange(4):
+            singles = [nb for nb in _neighbours(n, cell) if len(block_of[nb]) == 1]
+            if singles:
+                merge(cell, rng.choice(singles))
+    for cell in order:
+        if len(block_of[cell]) == 1:
+            roomy = [nb for nb in _neighbours(n, cell) if len(block_of[nb]) < max_cells]
+            if roomy:
+                merge(cell, rng.choice(roomy))
+    blocks = {tuple(sorted(block)) for block in block_of.values()}
+    return sorted(blocks)
+
+
+def allowed_ops(block: Block, solution: Grid, ops: str = "all", easiest: bool = False) -> list[str]:
+    """The operations Keen's rules let `block` take, given its solution digits.
+
+    Singles take `=`; 3+ cells take + or ×; a domino takes − when the difference is
+    below N−1, ÷ when the quotient is exact and at most N/2, + unless the sum pins the
+    digits, × unless (above the easiest level) a single pair of digits makes it. When
+    the rules leave nothing, any operation that can describe the digits is allowed.
+    """
+    if ops not in OP_SETS:
+        raise PuzzleError(f"operator set must be one of {', '.join(OP_SETS)}, not {ops!r}")
+    if len(block) == 1:
+        return ["="]
+    usable = OP_SETS[ops]
+    if len(block) > 2:
+        return [op for op in "+*" if op in usable]
+    n = len(solution)
+    small, big = sorted(solution[r][c] for r, c in block)
+    good = []
+    if big - small < n - 1:
+        good.append("-")
+    if big % small == 0 and big // small <= n / 2:
+        good.append("/")
+    if small + big not in (3, 4, 2 * n - 1, 2 * n - 2):
+        good.append("+")
+    if easiest or _factor_pairs(small * big, n) > 1:
+        good.append("*")
+    good = [op for op in good if op in usable]
+    if good:
+        return good
+    return [op for op in usable if combine(op, (small, big)) is not None]
+
+
+def make_cages(
+    blocks: Iterable[Block],
+    solution: Grid,
+    rng: random.Random,
+    ops: str = "all",
+    others: Sequence[Cage] = (),
+    easiest: bool = False,
+) -> list[Cage]:
+    """A cage for each block with its clue: the allowed operation used least so far.
+
+    Counting starts from the operations of `others`, so cages made later (when one is
+    split) keep the kinds even across the whole puzzle.
+    """
+    used = Counter(cage.op for cage in others)
+    cages = []
+    for block in blocks:
+        choices = allowed_ops(block, solution, ops, easiest)
+        fewest = min(used[op] for op in choices)
+        op = rng.choice([op for op in choices if used[op] == fewest])
+        used[op] += 1
+        target = combine(op, [solution[r][c] for r, c in block])
+        assert target is not None, "allowed_ops only offers operations the digits meet"
+        cages.append(Cage(block, op, target))
+    return cages
+
+
+def split_cage(
+    cage: Cage,
+    solution: Grid,
+    rng: random.Random,
+    ops: str = "all",
+    others: Sequence[Cage] = (),
+    easiest: bool = False,
+) -> list[Cage]:
+    """Two cages, each connected, that cover the cells of `cage`, as even in size as can be."""
+    if len(cage.cells) < 2:
+        raise PuzzleError(f"a single cell cage cannot be split ({cage.label()})")
+    halves = _split_cells(cage.cells, rng)
+    return make_cages(halves, solution, rng, ops, others, easiest)
+
+
+def _split_cells(cells: Block, rng: random.Random) -> list[Block]:
+    """Connected part + connected rest, the part as close to half the cells as possible."""
+    members = set(cells)
+    for size in range(len(cells) // 2, 0, -1):
+        splits = []
+        for start in cells:
+            part = _grow(start, size, members, rng)
+            if part is None:
+                continue
+            rest = tuple(cell for cell in cells if cell not in part)
+            if _connected(rest):
+                splits.append(tuple(sorted(part)))
+        if splits:
+            part = rng.choice(sorted(set(splits)))
+            return sorted([part, tuple(cell for cell in cells if cell not in part)])
+    raise AssertionError("every connected group of cells has a cell whose removal keeps it connected")
+
+
+def _grow(start: Cell, size: int, members: set[Cell], rng: random.Random) -> set[Cell] | None:
+    """A connected set of `size` cells of `members` grown from `start` in random order."""
+    part = {start}
+    frontier = [start]
+    while len(part) < size:
+        options = sorted(
+            {nb for cell in frontier for nb in _adjacent(cell) if nb in members and nb not in part}
+        )
+        if not options:
+            return None
+        cell = rng.choice(options)
+        part.add(cell)
+        frontier.append(cell)
+    return part
+
+
+def _adjacent(cell: Cell) -> list[Cell]:
+    r, c = cell
+    return [(r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)]
+
+
+def _neighbours(n: int, cell: Cell) -> list[Cell]:
+    return [(r, c) for r, c in _adjacent(cell) if 0 <= r < n and 0 <= c < n]
+
+
+def _factor_pairs(product: int, n: int) -> int:
+    """How many pairs of different digits 1..n multiply to `product`."""
+    return sum(1 for a in range(1, n + 1) for b in range(a + 1, n + 1) if a * b == product)

@@ -1,0 +1,294 @@
+"""Solve KenKen puzzles and count their solutions.
+
+After Norvig's sudoku solver. `values[i]` holds the digits cell i (row * N + col) may
+still take, as a bitmask (bit d for digit d). `options[k]` holds the fillings cage k
+may still take, each a tuple of one-bit masks in cage-cell order. Propagation keeps
+both consistent:
+
+- a cell down to one digit removes it from its row and column (naked single);
+- a digit with one place left in a row or column goes there (hidden single);
+- a cage keeps the fillings its cells still allow, and each cell keeps only the
+  digits of those fillings.
+
+Search then branches on whatever has the fewest options, a cell or a whole cage.
+Cages too large to tabulate keep `None` and are checked by bounds until their cells
+have few enough candidates to list the fillings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import product
+from math import prod
+
+from kaldoku_tui.engine.fillings import fillings
+from kaldoku_tui.engine.puzzle import Cage, Cell, Grid, Puzzle
+
+TABLE_CELLS = 6
+"""Cages of up to this many cells are solved from their full filling table."""
+
+LIST_LIMIT = 20_000
+"""A larger cage lists its fillings once its cells allow no more combinations than this."""
+
+Values = list[int]
+Options = list["tuple[tuple[int, ...], ...] | None"]
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """What stays fixed while solving one puzzle: who sees whom, which cage is where."""
+
+    size: int
+    peers: tuple[tuple[int, ...], ...]
+    lines: tuple[tuple[int, ...], ...]
+    lines_of: tuple[tuple[int, int], ...]
+    cages: tuple[Cage, ...]
+    cage_cells: tuple[tuple[int, ...], ...]
+    cage_of: tuple[int, ...]
+
+
+def solve(puzzle: Puzzle, limit: int = 2) -> list[Grid]:
+    """Up to `limit` solutions of `puzzle`: none, exactly one, or several."""
+    layout = _layout(puzzle)
+    values, options = _start(layout)
+    found: list[Values] = []
+    if _propagate(layout, values, options, set(range(len(values)))):
+        _search(layout, values, options, limit, found)
+    n = layout.size
+    return [tuple(tuple(_digit(v[r * n + c]) for c in range(n)) for r in range(n)) for v in found]
+
+
+def count_solutions(puzzle: Puzzle, limit: int = 2) -> int:
+    """How many solutions `puzzle` has, counting no further than `limit`."""
+    return len(solve(puzzle, limit))
+
+
+def candidates(puzzle: Puzzle, grid: Grid | None = None) -> dict[Cell, tuple[int, ...]] | None:
+    """The digits each cell may still take once `grid`'s digits are placed and propagated.
+
+    None when the placed digits already contradict the rules or the clues.
+    """
+    layout = _layout(puzzle)
+    values, options = _start(layout)
+    n = layout.size
+    for r, row in enumerate(grid or ()):
+        for c, digit in enumerate(row):
+            if digit:
+                values[r * n + c] &= 1 << digit
+    if not all(values) or not _propagate(layout, values, options, set(range(len(values)))):
+        return None
+    return {
+        (r, c): tuple(d for d in range(1, n + 1) if values[r * n + c] >> d & 1)
+        for r in range(n)
+        for c in range(n)
+    }
+
+
+def _layout(puzzle: Puzzle) -> _Layout:
+    n = puzzle.size
+    rows = [tuple(r * n + c for c in range(n)) for r in range(n)]
+    cols = [tuple(r * n + c for r in range(n)) for c in range(n)]
+    peers = tuple(
+        tuple(j for j in rows[i // n] + cols[i % n] if j != i) for i in range(n * n)
+    )
+    cage_cells = tuple(tuple(r * n + c for r, c in cage.cells) for cage in puzzle.cages)
+    cage_of = [0] * (n * n)
+    for k, cells in enumerate(cage_cells):
+        for i in cells:
+            cage_of[i] = k
+    return _Layout(
+        size=n,
+        peers=peers,
+        lines=tuple(rows + cols),
+        lines_of=tuple((i // n, n + i % n) for i in range(n * n)),
+        cages=puzzle.cages,
+        cage_cells=cage_cells,
+        cage_of=tuple(cage_of),
+    )
+
+
+def _start(layout: _Layout) -> tuple[Values, Options]:
+    n = layout.size
+    full = sum(1 << d for d in range(1, n + 1))
+    options: Options = [
+        _as_bits(fillings(n, cage)) if len(cage.cells) <= TABLE_CELLS else None
+        for cage in layout.cages
+    ]
+    return [full] * (n * n), options
+
+
+def _as_bits(digit_tuples) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(1 << d for d in digits) for digits in digit_tuples)
+
+
+def _digit(mask: int) -> int:
+    return mask.bit_length() - 1
+
+
+def _propagate(layout: _Layout, values: Values, options: Options, changed: set[int]) -> bool:
+    """Apply singles and cage fillings until nothing changes; False on a contradiction."""
+    peers, lines, lines_of, cage_of = layout.peers, layout.lines, layout.lines_of, layout.cage_of
+    while changed:
+        batch = sorted(changed)
+        changed.clear()
+        for i in batch:
+            v = values[i]
+            if v & (v - 1) == 0:
+                for p in peers[i]:
+                    if values[p] & v:
+                        left = values[p] & ~v
+                        if not left:
+                            return False
+                        values[p] = left
+                        changed.add(p)
+        for k in sorted({cage_of[i] for i in batch}):
+            if not _narrow_cage(layout, k, values, options, changed):
+                return False
+        for line in sorted({line for i in batch for line in lines_of[i]}):
+            if not _hidden_singles(lines[line], values, changed):
+                return False
+    return True
+
+
+def _narrow_cage(layout: _Layout, k: int, values: Values, options: Options, changed: set[int]) -> bool:
+    """Keep the fillings of cage k its cells allow, and the cells' digits those fillings use."""
+    cells = layout.cage_cells[k]
+    table = options[k]
+    if table is None:
+        masks = [values[i] for i in cells]
+        if prod(m.bit_count() for m in masks) > LIST_LIMIT:
+            return _bound_cage(layout.cages[k], cells, values, changed)
+        table = options[k] = _list_fillings(layout, k, masks)
+    unions = _unions(table)
+    narrowed = False
+    for pos, i in enumerate(cells):
+        v = values[i]
+        if unions[pos] & ~v:
+            table = tuple(f for f in table if f[pos] & v)
+            narrowed = True
+    if narrowed:
+        if not table:
+            return False
+        options[k] = table
+        unions = _unions(table)
+    for i, allowed in zip(cells, unions):
+        v = values[i]
+        if v & allowed != v:
+            values[i] = v & allowed
+            changed.add(i)
+    return True
+
+
+def _unions(table: tuple[tuple[int, ...], ...]) -> list[int]:
+    """Per cage cell, the digits some filling puts there (distinct one-bit masks sum to their union)."""
+    return [sum(set(column)) for column in zip(*table)]
+
+
+def _list_fillings(layout: _Layout, k: int, masks: list[int]) -> tuple[tuple[int, ...], ...]:
+    """The fillings of a large cage, listed from its cells' current candidates."""
+    cage, cells, n = layout.cages[k], layout.cage_cells[k], layout.size
+    clashes = [
+        (a, b)
+        for a in range(len(cells))
+        for b in range(a)
+        if cells[a] // n == cells[b] // n or cells[a] % n == cells[b] % n
+    ]
+    digit_choices = [[d for d in range(1, n + 1) if m >> d & 1] for m in masks]
+    return _as_bits(
+        digits
+        for digits in product(*digit_choices)
+        if all(digits[a] != digits[b] for a, b in clashes) and cage.fits(digits)
+    )
+
+
+def _bound_cage(cage: Cage, cells: tuple[int, ...], values: Values, changed: set[int]) -> bool:
+    """Prune a large + or × cage by what its other cells can still make."""
+    if cage.op == "*":
+        for i in cells:
+            allowed = sum(1 << d for d in range(1, values[i].bit_length()) if cage.target % d == 0)
+            if not _keep(values, i, allowed, changed):
+                return False
+        return True
+    low = [(values[i] & -values[i]).bit_length() - 1 for i in cells]
+    high = [values[i].bit_length() - 1 for i in cells]
+    total_low, total_high = sum(low), sum(high)
+    for i, lo, hi in zip(cells, low, high):
+        least = cage.target - (total_high - hi)
+        most = cage.target - (total_low - lo)
+        allowed = sum(1 << d for d in range(max(least, 1), min(most, hi) + 1))
+        if not _keep(values, i, allowed, changed):
+            return False
+    return True
+
+
+def _keep(values: Values, i: int, allowed: int, changed: set[int]) -> bool:
+    """Narrow cell i to `allowed`; False when nothing is left."""
+    v = values[i]
+    if v & allowed != v:
+        if not v & allowed:
+            return False
+        values[i] = v & allowed
+        changed.add(i)
+    return True
+
+
+def _hidden_singles(line: tuple[int, ...], values: Values, changed: set[int]) -> bool:
+    """Place each digit that has one cell left in `line`; False when a digit has none."""
+    once = twice = 0
+    for i in line:
+        v = values[i]
+        twice |= once & v
+        once |= v
+    if once.bit_count() < len(line):
+        return False
+    lone = once & ~twice
+    if lone:
+        for i in line:
+            v = values[i]
+            if v & lone and v != v & lone:
+                if (v & lone) & (v & lone) - 1:
+                    return False
+                values[i] = v & lone
+                changed.add(i)
+    return True
+
+
+def _search(layout: _Layout, values: Values, options: Options, limit: int, found: list[Values]) -> None:
+    """Depth first over the choice with fewest options, collecting solutions up to `limit`."""
+    best_cell, best = -1, layout.size + 1
+    for i, v in enumerate(values):
+        count = v.bit_count()
+        if 1 < count < best:
+            best_cell, best = i, count
+            if count == 2:
+                break
+    if best_cell < 0:
+        if _cages_met(layout, values):
+            found.append(values)
+        return
+    best_cage = -1
+    for k, table in enumerate(options):
+        if table is not None and 1 < len(table) < best:
+            best_cage, best = k, len(table)
+    if best_cage >= 0:
+        cells = layout.cage_cells[best_cage]
+        branches = [list(zip(cells, filling)) for filling in options[best_cage]]
+    else:
+        v = values[best_cell]
+        branches = [[(best_cell, 1 << d)] for d in range(1, layout.size + 1) if v >> d & 1]
+    for placed in branches:
+        trial, trial_options = values[:], options[:]
+        for i, bit in placed:
+            trial[i] = bit
+        if _propagate(layout, trial, trial_options, {i for i, _ in placed}):
+            _search(layout, trial, trial_options, limit, found)
+            if len(found) >= limit:
+                return
+
+
+def _cages_met(layout: _Layout, values: Values) -> bool:
+    """Whether a full board meets every clue (tabled cages do once propagated; large ones may not)."""
+    return all(
+        cage.fits([_digit(values[i]) for i in cells])
+        for cage, cells in zip(layout.cages, layout.cage_cells)
+    )
