@@ -135,7 +135,6 @@ def test_reveal_without_a_solution_says_so():
 
 
 def test_round_trip_keeps_digits_notes_and_history(board):
-    pytest.importorskip("kaldoku_tui.engine.formats")
     board.auto_clean_notes = False
     board.place((0, 0), 1)
     board.toggle_note((0, 1), 2)
@@ -152,7 +151,6 @@ def test_round_trip_keeps_digits_notes_and_history(board):
 
 
 def test_damaged_saves_give_a_clear_error(board):
-    pytest.importorskip("kaldoku_tui.engine.formats")
     data = board.to_dict()
     data["digits"][0][0] = 7
     with pytest.raises(PuzzleError, match="damaged"):

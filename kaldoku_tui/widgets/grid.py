@@ -1,0 +1,560 @@
+"""The board widget: cages in box-drawing lines, digits, notes and the checker's marks.
+
+Drawn line by line (Textual's Line API). The widget remembers how it last drew each
+cell and each cage label, and after a key press repaints only those that now look
+different, so a cursor move or a digit sends a few hundred bytes at most.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+from typing import NamedTuple
+
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.binding import Binding
+from textual.geometry import Region
+from textual.message import Message
+from textual.reactive import reactive
+from textual.strip import Strip
+from textual.widget import Widget
+
+from kaldoku_tui.engine.board import Board, Notes
+from kaldoku_tui.engine.check import CageState, cage_states, duplicates
+from kaldoku_tui.engine.puzzle import Cell, Puzzle
+
+GRID_CSS = Path(__file__).parent.parent / "assets" / "grid.tcss"
+"""The grid's styles; an App hosting the grid lists this in its CSS_PATH."""
+
+CELL_SIZES = ((11, 5), (7, 3), (7, 1), (5, 1), (3, 1))
+"""Cell interiors (columns, rows) to try, largest first; 3+ rows show notes 3×3."""
+
+# Characters that differ between Unicode and ASCII drawing.
+UNICODE_GLYPHS = {"done": "✓", "wrong": "✗", "duplicate": "!", "more": "…", "times": "×"}
+ASCII_GLYPHS = {"done": "*", "wrong": "!", "duplicate": "!", "more": "+", "times": "x"}
+
+
+def _box_characters() -> dict[tuple[str, str, str, str], str]:
+    """Box-drawing characters by their (up, right, down, left) arms, each "", "light" or "heavy".
+
+    Read from the Unicode names, such as "BOX DRAWINGS UP HEAVY AND DOWN HORIZONTAL LIGHT".
+    """
+    directions = {
+        "UP": ("UP",), "DOWN": ("DOWN",), "LEFT": ("LEFT",), "RIGHT": ("RIGHT",),
+        "VERTICAL": ("UP", "DOWN"), "HORIZONTAL": ("LEFT", "RIGHT"),
+    }  # fmt: skip
+    table = {}
+    for code in [*range(0x2500, 0x2504), *range(0x250C, 0x254C)]:
+        char = chr(code)
+        arms: dict[str, str] = {}
+        parts = unicodedata.name(char).removeprefix("BOX DRAWINGS ").split(" AND ")
+        weights = [next((w for w in part.split() if w in ("LIGHT", "HEAVY")), None) for part in parts]
+        for part, weight in zip(parts, weights):
+            weight = weight or next(w for w in weights if w)
+            for word in part.split():
+                for arm in directions.get(word, ()):
+                    arms[arm] = weight.lower()
+        key = tuple(arms.get(arm, "") for arm in ("UP", "RIGHT", "DOWN", "LEFT"))
+        table[key] = char
+    return table
+
+
+BOX = _box_characters()
+
+
+@dataclass(frozen=True)
+class Frame:
+    """The lines of one puzzle's board: which edges are cage walls, and the characters."""
+
+    junctions: tuple[tuple[tuple[str, bool], ...], ...]
+    """At each crossing (i, j), 0 <= i, j <= N: its character and whether it touches a wall."""
+    across: tuple[tuple[bool, ...], ...]
+    """across[i][c]: whether the line above row i (below row N-1 when i = N) in column c is a wall."""
+    down: tuple[tuple[bool, ...], ...]
+    """down[r][j]: whether the line left of column j (right of column N-1 when j = N) in row r is a wall."""
+    chars: dict[str, str]
+    """The line characters: "-" and "=" across, "|" and "#" down (light and heavy)."""
+
+    @classmethod
+    def of(cls, puzzle: Puzzle, ascii: bool) -> Frame:
+        n = puzzle.size
+        cage = puzzle.cage_index
+        across = tuple(
+            tuple(i in (0, n) or cage((i - 1, c)) != cage((i, c)) for c in range(n))
+            for i in range(n + 1)
+        )
+        down = tuple(
+            tuple(j in (0, n) or cage((r, j - 1)) != cage((r, j)) for j in range(n + 1))
+            for r in range(n)
+        )
+        name = {True: "heavy", False: "light", None: ""}
+        junctions = []
+        for i in range(n + 1):
+            row = []
+            for j in range(n + 1):
+                arms = (
+                    down[i - 1][j] if i > 0 else None,
+                    across[i][j] if j < n else None,
+                    down[i][j] if i < n else None,
+                    across[i][j - 1] if j > 0 else None,
+                )
+                char = "+" if ascii else BOX[tuple(name[arm] for arm in arms)]
+                row.append((char, any(arms)))
+            junctions.append(tuple(row))
+        if ascii:
+            chars = {"-": "-", "=": "=", "|": ":", "#": "|"}
+        else:
+            chars = {"-": "─", "=": "━", "|": "│", "#": "┃"}
+        return cls(tuple(junctions), across, down, chars)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where the board sits in the widget: cell interior size and the top-left corner."""
+
+    size: int
+    cell_width: int
+    cell_height: int
+    left: int
+    top: int
+
+    @property
+    def width(self) -> int:
+        return self.size * (self.cell_width + 1) + 1
+
+    @property
+    def height(self) -> int:
+        return self.size * (self.cell_height + 1) + 1
+
+    def cell_region(self, cell: Cell) -> Region:
+        """The inside of `cell`, in widget coordinates."""
+        r, c = cell
+        return Region(
+            self.left + c * (self.cell_width + 1) + 1,
+            self.top + r * (self.cell_height + 1) + 1,
+            self.cell_width,
+            self.cell_height,
+        )
+
+    def label_region(self, cell: Cell) -> Region:
+        """The stretch of line above `cell` where its cage label sits."""
+        region = self.cell_region(cell)
+        return Region(region.x, region.y - 1, region.width, 1)
+
+    def cell_at(self, x: int, y: int) -> Cell | None:
+        """The cell whose inside holds the point (x, y), if any."""
+        c, dx = divmod(x - self.left, self.cell_width + 1)
+        r, dy = divmod(y - self.top, self.cell_height + 1)
+        if 0 <= r < self.size and 0 <= c < self.size and dx and dy:
+            return (r, c)
+        return None
+
+
+def fit_layout(size: int, label_width: int, width: int, height: int) -> Layout | None:
+    """The largest cells that fit a `width`×`height` area, centred; None when nothing fits.
+
+    Labels sit in the line above their cell, so cells are at least as wide as the
+    longest label plus its state glyph.
+    """
+    for cell_width, cell_height in CELL_SIZES:
+        layout = Layout(size, max(cell_width, label_width + 1), cell_height, 0, 0)
+        if layout.width <= width and layout.height <= height:
+            return Layout(
+                size,
+                layout.cell_width,
+                cell_height,
+                (width - layout.width) // 2,
+                (height - layout.height) // 2,
+            )
+    return None
+
+
+def smallest_layout(size: int, label_width: int) -> Layout:
+    """The most compact board: what the widget needs at least."""
+    cell_width, cell_height = CELL_SIZES[-1]
+    return Layout(size, max(cell_width, label_width + 1), cell_height, 0, 0)
+
+
+class Look(NamedTuple):
+    """Everything that decides how one cell is drawn."""
+
+    digit: int
+    notes: Notes
+    cursor: bool
+    notes_mode: bool
+    peer: bool
+    same_digit: bool
+    duplicate: bool
+    marked: bool
+
+
+class KenKenGrid(Widget, can_focus=True):
+    """The board: move with arrows or hjkl, type digits, notes, undo and redo."""
+
+    COMPONENT_CLASSES = {
+        "grid--cursor",
+        "grid--peer",
+        "grid--same-digit",
+        "grid--marked",
+        "grid--digit",
+        "grid--note",
+        "grid--duplicate",
+        "grid--label",
+        "grid--cage-done",
+        "grid--cage-wrong",
+        "grid--wall",
+        "grid--line",
+        "grid--message",
+    }
+
+    BINDINGS = [
+        Binding("up,k", "move(-1, 0)", "Up", show=False),
+        Binding("down,j", "move(1, 0)", "Down", show=False),
+        Binding("left,h", "move(0, -1)", "Left", show=False),
+        Binding("right,l", "move(0, 1)", "Right", show=False),
+        *(Binding(str(d), f"digit({d})", f"Digit {d}", show=False) for d in range(1, 10)),
+        Binding("0,backspace,delete,space", "clear", "Clear", show=False),
+        # Two bindings on one key, only one active at a time: the footer shows the mode.
+        Binding("n", "notes_mode(True)", "Notes: off"),
+        Binding("n", "notes_mode(False)", "Notes: ON"),
+        Binding("f", "fill_notes", "Fill notes", show=False),
+        Binding("u,ctrl+z", "undo", "Undo"),
+        Binding("r,ctrl+y", "redo", "Redo", show=False),
+    ]
+
+    cursor: reactive[Cell] = reactive((0, 0), repaint=False, init=False)
+    """The selected cell."""
+    notes_mode: reactive[bool] = reactive(False, repaint=False, init=False)
+    """Whether digits toggle pencil notes instead of placing digits."""
+    marked: reactive[frozenset[Cell]] = reactive(frozenset(), repaint=False, init=False)
+    """Cells a hint or "check so far" points at."""
+    show_board: reactive[bool] = reactive(True, init=False)
+    """False hides the board (while paused)."""
+
+    class BoardChanged(Message):
+        """The player changed the board (a digit, notes, undo, ...)."""
+
+        def __init__(self, board: Board) -> None:
+            super().__init__()
+            self.board = board
+
+    class CursorMoved(Message):
+        """The cursor moved to `cell`."""
+
+        def __init__(self, cell: Cell) -> None:
+            super().__init__()
+            self.cell = cell
+
+    def __init__(
+        self,
+        board: Board,
+        *,
+        ascii: bool = False,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.ascii = ascii
+        self.glyphs = ASCII_GLYPHS if ascii else UNICODE_GLYPHS
+        self.set_board(board)
+
+    # The board and the checker.
+
+    def set_board(self, board: Board) -> None:
+        """Play `board` from now on."""
+        self.board = board
+        puzzle = board.puzzle
+        self.frame = Frame.of(puzzle, self.ascii)
+        self.labels = {cage.anchor: cage.label(ascii=self.ascii) for cage in puzzle.cages}
+        self.label_width = max(len(label) for label in self.labels.values())
+        self.looks: dict[Cell, Look] = {}
+        self.label_states: dict[Cell, str] = {}
+        self.check()
+        self.set_reactive(KenKenGrid.cursor, self.validate_cursor(self.cursor))
+        self.set_reactive(KenKenGrid.marked, frozenset())
+        self.refresh_board()
+
+    def refresh_board(self) -> None:
+        """Run the checker and repaint everything (after a new board, a reveal...)."""
+        self.check()
+        self.looks, self.label_states = self.compute_looks()
+        self.refresh()
+
+    def check(self) -> None:
+        """Run the checker on the board: duplicates and the state of every cage."""
+        grid = self.board.grid
+        self.duplicates: frozenset[Cell] = frozenset(duplicates(self.board.puzzle, grid))
+        self.cage_states: list[CageState] = list(cage_states(self.board.puzzle, grid))
+
+    def board_changed(self) -> None:
+        """Check and repaint after a change, and tell the screen."""
+        self.check()
+        self.repaint_changes()
+        self.post_message(self.BoardChanged(self.board))
+
+    def compute_looks(self) -> tuple[dict[Cell, Look], dict[Cell, str]]:
+        """How every cell and cage label should look now."""
+        board, puzzle = self.board, self.board.puzzle
+        cursor = self.cursor
+        cursor_cage = puzzle.cage_index(cursor)
+        cursor_digit = board.digit(cursor)
+        looks = {}
+        for cell in puzzle.cells:
+            digit = board.digit(cell)
+            is_cursor = cell == cursor
+            looks[cell] = Look(
+                digit=digit,
+                notes=board.notes(cell),
+                cursor=is_cursor,
+                notes_mode=is_cursor and self.notes_mode,
+                peer=not is_cursor
+                and (
+                    cell[0] == cursor[0]
+                    or cell[1] == cursor[1]
+                    or puzzle.cage_index(cell) == cursor_cage
+                ),
+                same_digit=not is_cursor and digit != 0 and digit == cursor_digit,
+                duplicate=cell in self.duplicates,
+                marked=cell in self.marked,
+            )
+        states = {
+            CageState.RIGHT: "done",
+            CageState.WRONG: "wrong",
+        }
+        label_states = {
+            cage.anchor: states.get(state, "")
+            for cage, state in zip(puzzle.cages, self.cage_states)
+        }
+        return looks, label_states
+
+    def repaint_changes(self) -> None:
+        """Repaint just the cells and labels whose look changed."""
+        looks, label_states = self.compute_looks()
+        layout = self.board_layout
+        if layout is not None and self.show_board:
+            regions = [layout.cell_region(cell) for cell, look in looks.items() if look != self.looks.get(cell)]
+            regions += [
+                layout.label_region(anchor)
+                for anchor, state in label_states.items()
+                if state != self.label_states.get(anchor)
+            ]
+            if regions:
+                self.refresh(*regions)
+        self.looks, self.label_states = looks, label_states
+
+    # Reactives.
+
+    def validate_cursor(self, cell: Cell) -> Cell:
+        last = self.board.size - 1
+        return (min(max(cell[0], 0), last), min(max(cell[1], 0), last))
+
+    def watch_cursor(self, cell: Cell) -> None:
+        self.repaint_changes()
+        self.post_message(self.CursorMoved(cell))
+
+    def watch_notes_mode(self) -> None:
+        self.set_class(self.notes_mode, "-notes-mode")
+        self.repaint_changes()
+        self.refresh_bindings()
+
+    def watch_marked(self) -> None:
+        self.repaint_changes()
+
+    def watch_show_board(self) -> None:
+        self.refresh_bindings()
+
+    # Layout and drawing.
+
+    @property
+    def board_layout(self) -> Layout | None:
+        """Where the board sits at the widget's current size; None when it does not fit."""
+        size = self.size
+        return fit_layout(self.board.size, self.label_width, size.width, size.height)
+
+    def on_resize(self) -> None:
+        self.refresh()
+
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width
+        base = self.rich_style
+        layout = self.board_layout
+        if not self.show_board:
+            return Strip.blank(width, base)
+        if layout is None:
+            return self.message_line(y)
+        board_y = y - layout.top
+        if not 0 <= board_y < layout.height:
+            return Strip.blank(width, base)
+        row, sub_row = divmod(board_y, layout.cell_height + 1)
+        segments = [Segment(" " * layout.left, base)]
+        if sub_row == 0:
+            segments += self.line_across(row, layout)
+        else:
+            segments += self.cells_line(row, sub_row - 1, layout)
+        return Strip(segments).adjust_cell_length(width, base)
+
+    def message_line(self, y: int) -> Strip:
+        """A line of the "too small" message, centred."""
+        width, height = self.size
+        need = smallest_layout(self.board.size, self.label_width)
+        screen = self.app.size
+        extra_w, extra_h = screen.width - width, screen.height - height
+        times = self.glyphs["times"]
+        lines = [
+            "Terminal too small:",
+            f"need {need.width + extra_w}{times}{need.height + extra_h},"
+            f" have {screen.width}{times}{screen.height}",
+        ]
+        index = y - (height - len(lines)) // 2
+        if not 0 <= index < len(lines):
+            return Strip.blank(width, self.rich_style)
+        text = lines[index].center(width)[:width]
+        return Strip([Segment(text, self.style_of("grid--message"))]).adjust_cell_length(width)
+
+    def style_of(self, *names: str) -> Style:
+        """The widget's style with these component styles laid over it, in order."""
+        style = self.rich_style
+        for name in names:
+            part = self.get_component_rich_style(name, partial=True)
+            style += part
+            if part.bgcolor is not None:
+                # Only the full style has a translucent background blended in.
+                style += Style(bgcolor=self.get_component_rich_style(name).bgcolor)
+        return style
+
+    def line_across(self, i: int, layout: Layout) -> list[Segment]:
+        """The line above row i: junctions, walls and light lines, and cage labels."""
+        frame = self.frame
+        wall, line = self.style_of("grid--wall"), self.style_of("grid--line")
+        segments = []
+        for j, (char, heavy) in enumerate(frame.junctions[i]):
+            segments.append(Segment(char, wall if heavy else line))
+            if j == self.board.size:
+                break
+            heavy = frame.across[i][j]
+            run = (frame.chars["="] if heavy else frame.chars["-"]) * layout.cell_width
+            label = self.labels.get((i, j))
+            if label is None:
+                segments.append(Segment(run, wall if heavy else line))
+                continue
+            state = self.label_states.get((i, j), "")
+            lead = 1 if layout.cell_width >= self.label_width + 2 else 0
+            text = label + (self.glyphs[state] if state else "")
+            classes = ["grid--label"] + ([f"grid--cage-{state}"] if state else [])
+            segments += [
+                Segment(run[:lead], wall),
+                Segment(text, self.style_of(*classes)),
+                Segment(run[lead + len(text) :], wall),
+            ]
+        return segments
+
+    def cells_line(self, r: int, k: int, layout: Layout) -> list[Segment]:
+        """Line k of the inside of row r: walls and light lines down, and the cells."""
+        frame = self.frame
+        wall, line = self.style_of("grid--wall"), self.style_of("grid--line")
+        segments = []
+        for j, heavy in enumerate(frame.down[r]):
+            segments.append(Segment(frame.chars["#"] if heavy else frame.chars["|"], wall if heavy else line))
+            if j < self.board.size:
+                segments += self.cell_segments(self.looks[(r, j)], k, layout)
+        return segments
+
+    def cell_segments(self, look: Look, k: int, layout: Layout) -> list[Segment]:
+        """Line k of one cell's inside."""
+        width, height = layout.cell_width, layout.cell_height
+        middle = (height - 1) // 2
+        highlights = [
+            name
+            for name, on in (
+                ("grid--peer", look.peer),
+                ("grid--same-digit", look.same_digit),
+                ("grid--marked", look.marked),
+                ("grid--cursor", look.cursor),
+            )
+            if on
+        ]
+        chars = [" "] * width
+        kinds = [""] * width
+        if look.digit and k == middle:
+            centre = (width - 1) // 2
+            chars[centre], kinds[centre] = str(look.digit), "grid--digit"
+            if look.duplicate:
+                kinds[centre] = "grid--duplicate"
+                chars[centre + 1], kinds[centre + 1] = self.glyphs["duplicate"], "grid--duplicate"
+        elif not look.digit and look.notes:
+            if height >= 3:
+                top, left = (height - 3) // 2, (width - 5) // 2
+                for d in look.notes:
+                    if top + (d - 1) // 3 == k:
+                        col = left + 2 * ((d - 1) % 3)
+                        chars[col], kinds[col] = str(d), "grid--note"
+            elif k == middle:
+                text = "".join(map(str, sorted(look.notes)))
+                if len(text) > width:
+                    text = text[: width - 1] + self.glyphs["more"]
+                chars[: len(text)] = text
+                kinds[: len(text)] = ["grid--note"] * len(text)
+        segments = []
+        start = 0
+        for end in range(1, width + 1):
+            if end == width or kinds[end] != kinds[start]:
+                names = highlights + ([kinds[start]] if kinds[start] else [])
+                segments.append(Segment("".join(chars[start:end]), self.style_of(*names)))
+                start = end
+        return segments
+
+    # Input.
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "notes_mode":
+            return parameters[0] != self.notes_mode and self.show_board
+        if action in ("move", "digit", "clear", "fill_notes", "undo", "redo"):
+            return self.show_board
+        return True
+
+    def action_move(self, rows: int, columns: int) -> None:
+        r, c = self.cursor
+        self.cursor = (r + rows, c + columns)
+
+    def action_digit(self, digit: int) -> None:
+        if digit > self.board.size:
+            return
+        if self.notes_mode:
+            changed = self.board.toggle_note(self.cursor, digit)
+        else:
+            changed = self.board.place(self.cursor, digit)
+        if changed:
+            self.board_changed()
+
+    def action_clear(self) -> None:
+        if self.board.clear(self.cursor):
+            self.board_changed()
+
+    def action_notes_mode(self, on: bool) -> None:
+        self.notes_mode = on
+
+    def action_fill_notes(self) -> None:
+        if self.board.fill_notes():
+            self.board_changed()
+
+    def action_undo(self) -> None:
+        if self.board.undo():
+            self.board_changed()
+
+    def action_redo(self) -> None:
+        if self.board.redo():
+            self.board_changed()
+
+    def on_click(self, event: events.Click) -> None:
+        layout = self.board_layout
+        offset = event.get_content_offset(self)
+        if layout is None or offset is None or not self.show_board:
+            return
+        cell = layout.cell_at(offset.x, offset.y)
+        if cell is not None:
+            self.cursor = cell
+            self.focus()

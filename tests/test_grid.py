@@ -1,0 +1,241 @@
+"""The grid widget, driven through a small App with Textual's Pilot."""
+
+import itertools
+
+import pytest
+from textual.app import App
+from textual.widgets import Footer, Header
+
+from kaldoku_tui.engine.board import Board
+from kaldoku_tui.engine.puzzle import Cage, Puzzle, combine
+from kaldoku_tui.widgets.grid import BOX, GRID_CSS, Frame, KenKenGrid
+
+SOLUTION = ((1, 2, 3, 4), (4, 1, 2, 3), (3, 4, 1, 2), (2, 3, 4, 1))
+
+
+def keen4():
+    """Keen's 4:aa_a__a__a_a__a_a,d2m12s1a5s1m4d2a5: ÷2 on r1c1-r1c2, ×12 on r1c3-r1c4..."""
+    cages = [
+        Cage(((0, 0), (0, 1)), "/", 2),
+        Cage(((0, 2), (0, 3)), "*", 12),
+        Cage(((1, 0), (2, 0)), "-", 1),
+        Cage(((1, 1), (2, 1)), "+", 5),
+        Cage(((1, 2), (1, 3)), "-", 1),
+        Cage(((2, 2), (3, 2)), "*", 4),
+        Cage(((2, 3), (3, 3)), "/", 2),
+        Cage(((3, 0), (3, 1)), "+", 5),
+    ]
+    return Puzzle(4, tuple(cages), SOLUTION)
+
+
+def nine():
+    """A 9×9 of dominoes across each row, a 2×2 × cage at the top left, singles on the right."""
+    solution = tuple(tuple((r * 3 + r // 3 + c) % 9 + 1 for c in range(9)) for r in range(9))
+    cages, ops = [], "+-*/"
+    for r in range(9):
+        for c in range(0, 9, 2):
+            if (r, c) == (1, 0):
+                continue
+            cells = [(r, c)] + ([(r, c + 1)] if c < 8 else [])
+            if (r, c) == (0, 0):
+                cells += [(1, 0), (1, 1)]
+            digits = [solution[a][b] for a, b in cells]
+            op = {1: "=", 4: "*"}.get(len(cells)) or ops[len(cages) % 4]
+            if combine(op, digits) is None:
+                op = "+"
+            cages.append(Cage(tuple(cells), op, combine(op, digits)))
+    return Puzzle(9, tuple(cages), solution)
+
+
+class GridApp(App):
+    CSS_PATH = GRID_CSS
+
+    def __init__(self, puzzle, ascii=False):
+        super().__init__()
+        self.board = Board(puzzle)
+        self.ascii = ascii
+        self.changes = []
+
+    def compose(self):
+        yield Header()
+        yield KenKenGrid(self.board, ascii=self.ascii, id="grid")
+        yield Footer()
+
+    def on_ken_ken_grid_board_changed(self, message):
+        self.changes.append(message.board.grid)
+
+
+def screen_lines(grid):
+    return [grid.render_line(y).text for y in range(grid.size.height)]
+
+
+def cell_text(grid, cell):
+    region = grid.board_layout.cell_region(cell)
+    return [grid.render_line(y).text[region.x : region.right] for y in range(region.y, region.bottom)]
+
+
+def label_text(grid, cell):
+    region = grid.board_layout.label_region(cell)
+    return grid.render_line(region.y).text[region.x : region.right]
+
+
+async def test_moving_with_arrows_and_hjkl_stops_at_the_edges():
+    app = GridApp(keen4())
+    async with app.run_test(size=(80, 24)) as pilot:
+        grid = app.query_one(KenKenGrid)
+        await pilot.press("up", "left", "k", "h")
+        assert grid.cursor == (0, 0)
+        await pilot.press("l", "right", "l", "l", "l")
+        assert grid.cursor == (0, 3)
+        await pilot.press("j", "down", "j", "j", "h")
+        assert grid.cursor == (3, 2)
+        await pilot.press("k", "up")
+        assert grid.cursor == (1, 2)
+
+
+async def test_digits_enter_and_every_clear_key_clears():
+    app = GridApp(keen4())
+    async with app.run_test(size=(80, 24)) as pilot:
+        grid = app.query_one(KenKenGrid)
+        await pilot.press("right", "3")
+        assert app.board.digit((0, 1)) == 3
+        assert "3" in "".join(cell_text(grid, (0, 1)))
+        await pilot.press("5")
+        assert app.board.digit((0, 1)) == 3, "5 is above the size of a 4×4"
+        for key in ("0", "backspace", "delete", "space"):
+            await pilot.press("2", key)
+            assert app.board.digit((0, 1)) == 0, key
+        assert "".join(cell_text(grid, (0, 1))).strip() == ""
+        assert app.changes[0][0] == (0, 3, 0, 0), "BoardChanged carries the board"
+
+
+async def test_notes_mode_auto_clean_fill_and_undo_redo():
+    app = GridApp(keen4())
+    async with app.run_test(size=(80, 24)) as pilot:
+        grid = app.query_one(KenKenGrid)
+        await pilot.press("n", "2", "3")
+        assert grid.notes_mode
+        assert app.board.notes((0, 0)) == {2, 3}
+        assert app.board.digit((0, 0)) == 0
+        bindings = app.screen.active_bindings
+        assert bindings["n"].binding.description == "Notes: ON"
+        # Large cells: notes in a 3×3 layout, 2 and 3 on the top line.
+        assert cell_text(grid, (0, 0))[0].split() == ["2", "3"]
+        await pilot.press("n", "right", "right", "right", "2")
+        assert app.screen.active_bindings["n"].binding.description == "Notes: off"
+        assert app.board.notes((0, 0)) == {3}, "placing 2 in the row cleans the notes"
+        await pilot.press("u")
+        assert app.board.notes((0, 0)) == {2, 3} and app.board.digit((0, 3)) == 0
+        await pilot.press("r")
+        assert app.board.digit((0, 3)) == 2
+        await pilot.press("f")
+        assert app.board.notes((1, 3)) == {1, 3, 4}
+        await pilot.press("ctrl+z")
+        assert app.board.notes((1, 3)) == set()
+        await pilot.press("ctrl+y")
+        assert app.board.notes((1, 3)) == {1, 3, 4}
+
+
+async def test_checker_marks_duplicates_done_and_wrong_cages():
+    app = GridApp(keen4())
+    async with app.run_test(size=(80, 24)) as pilot:
+        grid = app.query_one(KenKenGrid)
+        await pilot.press("1", "right", "2", "right", "1")
+        # The 1s at r1c1 and r1c3 clash; ÷2 holds 1 and 2 but one of them clashes.
+        assert grid.duplicates == {(0, 0), (0, 2)}
+        assert grid.looks[(0, 2)].duplicate and not grid.looks[(0, 1)].duplicate
+        assert "1!" in "".join(cell_text(grid, (0, 2)))
+        assert label_text(grid, (0, 0)).startswith("━2÷━")
+        await pilot.press("4")
+        assert label_text(grid, (0, 0)).startswith("━2÷✓"), "right and no clash: done"
+        await pilot.press("left", "left", "3")
+        # ÷2 now holds 3 and 2: wrong, shown by a glyph and by reverse video.
+        assert label_text(grid, (0, 0)).startswith("━2÷✗")
+        strip = grid.render_line(grid.board_layout.label_region((0, 0)).y)
+        assert any(seg.style.reverse for seg in strip if "2÷" in seg.text)
+        assert grid.duplicates == frozenset()
+        assert label_text(grid, (0, 2)).startswith("━12×━"), "incomplete cages have no mark"
+
+
+async def test_a_9x9_fits_80x24_with_header_footer_and_every_label():
+    puzzle = nine()
+    app = GridApp(puzzle)
+    async with app.run_test(size=(80, 24)) as pilot:
+        grid = app.query_one(KenKenGrid)
+        assert grid.size.height == 22
+        layout = grid.board_layout
+        assert layout is not None and layout.cell_height == 1
+        lines = screen_lines(grid)
+        text = "\n".join(lines)
+        assert "┏" in text and "┛" in text and "Terminal too small" not in text
+        for cage in puzzle.cages:
+            assert label_text(grid, cage.anchor).lstrip("━").startswith(cage.label())
+        await pilot.press("n", "1", "2", "3")
+        assert cell_text(grid, (0, 0)) == ["123    "], "compact cells list notes on one line"
+
+
+async def test_too_small_says_what_it_needs_and_reflows_on_resize():
+    app = GridApp(nine())
+    async with app.run_test(size=(40, 12)) as pilot:
+        grid = app.query_one(KenKenGrid)
+        text = "\n".join(screen_lines(grid))
+        assert "Terminal too small" in text
+        assert "need 46×21, have 40×12" in text
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        text = "\n".join(screen_lines(grid))
+        assert "Terminal too small" not in text and "┏" in text
+
+
+async def test_ascii_mode_draws_pure_ascii():
+    app = GridApp(keen4(), ascii=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        grid = app.query_one(KenKenGrid)
+        await pilot.press("1", "right", "3", "right", "1", "down", "n", "1", "2")
+        lines = screen_lines(grid)
+        assert all(line.isascii() for line in lines)
+        assert label_text(grid, (0, 0)).startswith("=2/!"), "a wrong cage in ASCII"
+        assert label_text(grid, (0, 2)).startswith("=12x")
+        text = "\n".join(lines)
+        assert "|" in text and ":" in text and "-" in text and "1!" in text
+
+
+async def test_clicking_a_cell_selects_it():
+    app = GridApp(keen4())
+    async with app.run_test(size=(80, 24)) as pilot:
+        grid = app.query_one(KenKenGrid)
+        region = grid.board_layout.cell_region((2, 3))
+        await pilot.click(KenKenGrid, offset=(region.x + 1, region.y))
+        assert grid.cursor == (2, 3)
+
+
+async def test_a_cursor_move_repaints_only_cells_whose_look_changed():
+    app = GridApp(keen4())
+    async with app.run_test(size=(80, 24)) as pilot:
+        grid = app.query_one(KenKenGrid)
+        await pilot.pause()
+        painted = []
+        grid.refresh = lambda *regions, **kw: painted.extend(regions)
+        grid.cursor = (0, 1)
+        # Same row and cage: only column 0 and column 1 change, and nothing else.
+        layout = grid.board_layout
+        expected = {layout.cell_region((r, c)) for r in range(1, 4) for c in (0, 1)}
+        expected |= {layout.cell_region((0, 0)), layout.cell_region((0, 1))}
+        assert set(painted) == expected
+
+
+@pytest.mark.parametrize(
+    "cell, char", [((0, 0), "┏"), ((1, 1), "╈"), ((2, 2), "╊"), ((4, 4), "┛"), ((4, 1), "┷")]
+)
+def test_junctions_follow_their_four_arms(cell, char):
+    frame = Frame.of(keen4(), ascii=False)
+    assert frame.junctions[cell[0]][cell[1]][0] == char
+
+
+def test_every_corner_tee_and_cross_of_light_and_heavy_arms_has_a_character():
+    for arms in itertools.product(("", "light", "heavy"), repeat=4):
+        up, right, down, left = map(bool, arms)
+        straight = (up, right, down, left) in ((True, False, True, False), (False, True, False, True))
+        if sum((up, right, down, left)) >= 2 and not straight:
+            assert arms in BOX, arms
+    assert BOX[("heavy", "light", "heavy", "light")] == "╂"
