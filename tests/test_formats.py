@@ -1,0 +1,310 @@
+"""Puzzle texts: the JSON form and Keen game IDs, good and bad."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import EXAMPLE_ID, EXAMPLE_SOLUTION
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from strategies import puzzles
+
+from kaldoku_tui.engine.formats import (
+    puzzle_from_dict,
+    puzzle_to_dict,
+    read_json,
+    read_keen,
+    read_puzzles,
+    to_json_line,
+    to_keen,
+)
+from kaldoku_tui.engine.puzzle import Cage, Puzzle, PuzzleError
+
+EXAMPLE_CAGES = [
+    (((0, 0), (0, 1)), "/", 2),
+    (((0, 2), (0, 3)), "*", 12),
+    (((1, 0), (2, 0)), "-", 1),
+    (((1, 1), (2, 1)), "+", 5),
+    (((1, 2), (1, 3)), "-", 1),
+    (((2, 2), (3, 2)), "*", 4),
+    (((2, 3), (3, 3)), "/", 2),
+    (((3, 0), (3, 1)), "+", 5),
+]
+
+# Game IDs printed by Keen itself (Debian's sgt-puzzles 20230122: `sgt-keen --generate 1 NdL`).
+KEEN_IDS = [
+    "3:_aba_3a,a3s1m6m3",
+    "4:b_6a__a_a_ca,m6s1d2a5m24d2s2",
+    "5:_aa__a_a3_abba__a_6b_,d2a5s1a7m3m120m60s1s1d2",
+    "5:_3a_10ba7_a__c,m5m8m3m6m8m300m12m5m8m6m5",
+    "6:_b_3a_5a_4a_3a__ca_b_3aa_ab_aa_a_,m18m60m6d2m120s1d2a5s2a12d2a6a10s4d2s3",
+    "7:aa_a_a_a__a_4a_14a_a_a3ba__aa_4c__a__aa_a3,"
+    "d3a6a8m12a10m12s2m84s5s4a8s4d3s1a9d2m24a7m6m5d2s1s1",
+    "9:_a_a_aa__a_aa_7a_4a_a__a_3a_6a_6ba_aab_a3__a_a__a_ab__aa_a__aa_a_4a3_3a3_a4_,"
+    "s2s2d4a11m40m162a9a10d2s4a22s2a8d2s2m162d2s2s1m12m14d3m36s2d4a8a13a10s5m35m42d4m486a15d2s3",
+]
+
+
+# --- JSON -------------------------------------------------------------------------
+
+
+def test_example_file_reads_as_the_worked_example(puzzle_dir, example):
+    (puzzle,) = read_puzzles((puzzle_dir / "example.json").read_text())
+    assert puzzle == example
+    assert puzzle.solution == EXAMPLE_SOLUTION
+
+
+def test_json_lines_give_every_puzzle_in_order(puzzle_dir):
+    text = (puzzle_dir / "three.jsonl").read_text()
+    found = read_json(text)
+    assert [p.size for p in found] == [3, 5, 6]
+    assert [to_json_line(p) for p in found] == text.splitlines()
+
+
+def test_a_json_array_of_puzzles_reads_too(example):
+    text = json.dumps([puzzle_to_dict(example)] * 2)
+    assert read_json(text) == [example, example]
+
+
+def test_operation_spellings_are_accepted():
+    data = {
+        "size": 3,
+        "cages": [
+            {"cells": [[0, 0], [0, 1]], "op": "x", "target": 2},
+            {"cells": [[0, 2], [1, 2]], "op": "÷", "target": 3},
+            {"cells": [[1, 0], [1, 1]], "op": "×", "target": 6},
+            {"cells": [[2, 0], [2, 1], [2, 2]], "op": "+", "target": 6},
+        ],
+    }
+    puzzle = puzzle_from_dict(data)
+    assert [cage.op for cage in puzzle.cages] == ["*", "/", "*", "+"]
+    assert [c["op"] for c in puzzle_to_dict(puzzle)["cages"]] == ["*", "/", "*", "+"]
+
+
+def test_extra_keys_go_to_meta_and_are_written_back(example):
+    data = puzzle_to_dict(example) | {"seed": 42, "difficulty": "hard"}
+    puzzle = puzzle_from_dict(data)
+    assert dict(puzzle.meta) == {"seed": 42, "difficulty": "hard"}
+    assert json.loads(to_json_line(puzzle)) == data
+
+
+def test_solution_is_optional_and_left_out_when_unknown(example):
+    data = puzzle_to_dict(example)
+    del data["solution"]
+    puzzle = puzzle_from_dict(data)
+    assert puzzle.solution is None
+    assert "solution" not in puzzle_to_dict(puzzle)
+
+
+def test_a_pretty_printed_object_over_many_lines_is_one_puzzle(example):
+    assert read_json(json.dumps(puzzle_to_dict(example), indent=4)) == [example]
+
+
+def test_blank_lines_between_json_lines_are_skipped(example):
+    line = to_json_line(example)
+    assert read_json(f"\n{line}\n\n  {line}\n\n") == [example, example]
+
+
+def test_to_json_line_is_one_line(example):
+    assert "\n" not in to_json_line(example)
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ('{"size": 3, "cages": [', "line 1: bad JSON"),
+        ('{"size": 3,\n "cages": [}', "line 1: bad JSON: Expecting value (line 2, column 12)"),
+        ("[1, 2]", "a puzzle must be a JSON object, not a number"),
+        ('"puzzle"', "a puzzle must be a JSON object, not a string"),
+        ('{"cages": []}', "no 'size' key"),
+        ('{"size": 3}', "no 'cages' key"),
+        ('{"size": "3", "cages": []}', "size must be a whole number"),
+        ('{"size": 3.0, "cages": []}', "size must be a whole number"),
+        ('{"size": true, "cages": []}', "size must be a whole number"),
+        ('{"size": 3, "cages": {}}', "cages must be a list"),
+        ('{"size": 3, "cages": [7]}', "cage 1 must be a JSON object"),
+        ('{"size": 3, "cages": [{"op": "=", "target": 1}]}', "cage 1 has no 'cells' key"),
+        ('{"size": 3, "cages": [{"cells": [[0, 0]], "target": 1}]}', "cage 1 has no 'op' key"),
+        ('{"size": 3, "cages": [{"cells": [[0, 0]], "op": "="}]}', "cage 1 has no 'target' key"),
+        (
+            '{"size": 3, "cages": [{"cells": [[0, 0]], "op": "=", "target": 1, "colour": 2}]}',
+            "cage 1 has unknown key 'colour'",
+        ),
+        ('{"size": 3, "cages": [{"cells": [0, 0], "op": "=", "target": 1}]}', "[row, column] pairs"),
+        ('{"size": 3, "cages": [{"cells": [[0, 0, 0]], "op": "=", "target": 1}]}', "[row, column] pairs"),
+        ('{"size": 3, "cages": [{"cells": [["a", 0]], "op": "=", "target": 1}]}', "[row, column] pairs"),
+        ('{"size": 3, "cages": [{"cells": [[0, 0]], "op": 1, "target": 1}]}', "op must be a string"),
+        ('{"size": 3, "cages": [{"cells": [[0, 0]], "op": "%", "target": 1}]}', "unknown operation '%'"),
+        ('{"size": 3, "cages": [{"cells": [[0, 0]], "op": "=", "target": "1"}]}', "target must be a whole number"),
+        ('{"size": 3, "cages": [{"cells": [[0, 0]], "op": "=", "target": 1.5}]}', "target must be a whole number"),
+        ('{"size": 3, "cages": [{"cells": [], "op": "+", "target": 1}]}', "a cage has no cells"),
+        ('{"size": 3, "cages": [], "solution": "123"}', "solution must be a list of rows"),
+        ('{"size": 3, "cages": [], "solution": [[1, "2", 3]]}', "solution must be a list of rows"),
+    ],
+)
+def test_malformed_json_names_the_problem(text, message):
+    with pytest.raises(PuzzleError, match="^line 1: ") as err:
+        read_json(text)
+    assert message in str(err.value)
+
+
+def _json(size: int, cages: list, **extra) -> str:
+    cages = [{"cells": cells, "op": op, "target": target} for cells, op, target in cages]
+    return json.dumps({"size": size, "cages": cages, **extra})
+
+
+ROWS3 = [([[r, 0], [r, 1], [r, 2]], "+", 6) for r in range(3)]
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        (_json(2, [([[0, 0], [0, 1], [1, 0], [1, 1]], "+", 6)]), "size must be 3 to 9, not 2"),
+        (_json(10, []), "size must be 3 to 9, not 10"),
+        (_json(3, ROWS3 + [([[3, 0]], "=", 1)]), "cell [3, 0] is off the 3×3 board"),
+        (_json(3, ROWS3 + [([[-1, 0]], "=", 1)]), "cell [-1, 0] is off the 3×3 board"),
+        (_json(3, ROWS3 + [([[1, 1]], "=", 1)]), "cell r2c2 is in two cages"),
+        (_json(3, ROWS3[:2]), "3 cell(s) in no cage, first r3c1"),
+        (_json(3, [([[0, 0], [0, 2]], "+", 3)] + ROWS3[1:]), "not orthogonally connected"),
+        (_json(3, [([[0, 0], [0, 1], [0, 2]], "-", 1)] + ROWS3[1:]), "- cages take exactly two cells, not 3"),
+        (_json(3, [([[0, 0]], "/", 1)] + ROWS3[1:]), "/ cages take exactly two cells, not 1"),
+        (_json(3, [([[0, 0], [0, 1]], "=", 1)] + ROWS3[1:]), "= cages take one cell, not 2"),
+        (_json(3, [([[0, 0], [0, 1], [0, 2]], "+", 19)] + ROWS3[1:]), "no digits 1..3 make 19+"),
+        (_json(3, [([[0, 0]], "=", 4), ([[0, 1], [0, 2]], "+", 3)] + ROWS3[1:]), "no digits 1..3 make 4"),
+        (_json(3, ROWS3, solution=[[1, 2, 3]] * 3), "solution column 1 does not hold 1..3"),
+        (_json(3, ROWS3, solution=[[1, 2]] * 3), "solution must be 3 rows of 3 digits"),
+    ],
+)
+def test_puzzle_rules_broken_in_json_name_the_problem(text, message):
+    with pytest.raises(PuzzleError, match="^line 1: ") as err:
+        read_json(text)
+    assert message in str(err.value)
+
+
+def test_the_line_of_a_bad_puzzle_in_json_lines_is_named(example):
+    good = to_json_line(example)
+    with pytest.raises(PuzzleError, match=r"^line 3: .*no 'cages' key"):
+        read_json(f"{good}\n{good}\n{{\"size\": 4}}\n{good}\n")
+    with pytest.raises(PuzzleError, match=r"^line 2: bad JSON: .*\(line 3, column 1\)"):
+        read_json(f"{good}\n{good[:-1]}\n")
+
+
+# --- Keen game IDs ------------------------------------------------------------------
+
+
+def test_the_worked_example_decodes_to_the_listed_cages():
+    puzzle = read_keen(EXAMPLE_ID)
+    assert puzzle.size == 4
+    assert [(c.cells, c.op, c.target) for c in puzzle.cages] == EXAMPLE_CAGES
+    assert puzzle.solution is None
+
+
+@pytest.mark.parametrize("game_id", [EXAMPLE_ID] + KEEN_IDS)
+def test_keen_ids_round_trip_to_the_same_text(game_id):
+    assert to_keen(read_keen(game_id)) == game_id
+
+
+def test_single_cells_read_as_equals_and_are_written_as_keen_reads_them():
+    # Top-left alone, the rest of the top row, the rest of the first column, the 2×2 rest.
+    game_id = "3:_a6,a1m6a5a7"
+    puzzle = read_keen(game_id)
+    assert [(c.cells, c.op, c.target) for c in puzzle.cages] == [
+        (((0, 0),), "=", 1),
+        (((0, 1), (0, 2)), "*", 6),
+        (((1, 0), (2, 0)), "+", 5),
+        (((1, 1), (1, 2), (2, 1), (2, 2)), "+", 7),
+    ]
+    assert to_keen(puzzle) == game_id
+    assert read_keen("3:_a6,1m6a5a7") == puzzle
+    assert read_keen("3:_a6,m1m6a5a7") == puzzle
+
+
+def test_repeat_counts_expand_any_token():
+    # `a2` is `aa` and `_3` is `___`: Keen writes runs of two doubled, longer ones counted.
+    assert read_keen("4:a2_a__a__a_a__a_a,d2m12s1a5s1m4d2a5") == read_keen(EXAMPLE_ID)
+    assert read_keen("4:aa_a_2a_2a_a_2a_a,d2m12s1a5s1m4d2a5") == read_keen(EXAMPLE_ID)
+
+
+def test_long_runs_use_z_for_twenty_five_non_edges():
+    # One 9×9 cage of everything: 144 non-edges, then the end mark.
+    cells = tuple((r, c) for r in range(9) for c in range(9))
+    whole = Puzzle(9, (Cage(cells, "+", 405),))
+    game_id = to_keen(whole)
+    assert game_id == "9:z5s,a405"
+    assert read_keen(game_id) == whole
+
+
+def test_keen_options_after_the_size_are_ignored():
+    assert read_keen("4dh:" + EXAMPLE_ID[2:]) == read_keen(EXAMPLE_ID)
+
+
+@pytest.mark.parametrize(
+    "game_id, message",
+    [
+        ("hello", "not a Keen game ID"),
+        ("4:aa_a__a__a_a__a_a", "not a Keen game ID"),
+        ("2:_,a1a2", "size must be 3 to 9, not 2"),
+        ("10:_,a1", "size must be 3 to 9, not 10"),
+        ("4:aa_a__a__a_a__a_a_,d2m12s1a5s1m4d2a5", "block code too long"),
+        ("4:aa_a__a__a_a__a_a_9,d2m12s1a5s1m4d2a5", "block code too long"),
+        ("4:aa_a__a__a_a__a_,d2m12s1a5s1m4d2a5", "block code too short"),
+        ("4:,d2m12s1a5s1m4d2a5", "block code too short"),
+        ("4:aa_a__a__a_a__a_z,d2m12s1a5s1m4d2a5", "block code too long"),
+        ("4:aa_a__a__a_a__a_A,d2m12s1a5s1m4d2a5", "unexpected 'A' in the block code"),
+        ("4:aa_a0_a__a_a__a_a,d2m12s1a5s1m4d2a5", "repeat count 0"),
+        ("4:aa_a__a__a_a__a_a,d2m12s1a5s1m4d2", "7 clue(s) for 8 cage(s)"),
+        ("4:aa_a__a__a_a__a_a,d2m12s1a5s1m4d2a5a1", "9 clue(s) for 8 cage(s)"),
+        ("4:aa_a__a__a_a__a_a,d2m12s1a5s1m4d2x5", "unknown clue letter 'x'"),
+        ("4:aa_a__a__a_a__a_a,d2m12s1a5s1m4d2a", "clue 'a' has no number"),
+        ("4:aa_a__a__a_a__a_a,d2m12s1a5s1m4d2a5!", "unexpected '!' in the clues"),
+        ("4:aa_a__a__a_a__a_a,2m12s1a5s1m4d2a5", "bare number 2 as the clue of a 2-cell cage"),
+        ("4:aa_a__a__a_a__a_a,d2m12s1a5s1m4d2a9", "no digits 1..4 make 9+"),
+        ("3:_a6,s1m6a5a7", "- cages take exactly two cells, not 1"),
+    ],
+)
+def test_malformed_keen_ids_name_the_problem(game_id, message):
+    with pytest.raises(PuzzleError) as err:
+        read_keen(game_id)
+    assert message in str(err.value)
+
+
+# --- Either -------------------------------------------------------------------------
+
+
+def test_read_puzzles_tells_keen_ids_from_json(example):
+    assert read_puzzles(f"  {EXAMPLE_ID}\n") == [read_keen(EXAMPLE_ID)]
+    assert read_puzzles(to_json_line(example)) == [example]
+    assert read_puzzles(f"{EXAMPLE_ID}\n{KEEN_IDS[0]}\n") == [read_keen(EXAMPLE_ID), read_keen(KEEN_IDS[0])]
+    assert read_puzzles(" \n") == []
+
+
+def test_read_puzzles_names_text_of_neither_kind():
+    with pytest.raises(PuzzleError, match="neither JSON nor a Keen game ID: 'size 4'"):
+        read_puzzles("size 4\n")
+    with pytest.raises(PuzzleError, match=r"^line 2: Keen game ID: size must be"):
+        read_puzzles(f"{EXAMPLE_ID}\n12:_,a1\n")
+
+
+# --- Round trips ------------------------------------------------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(puzzles(), st.dictionaries(st.sampled_from(["seed", "difficulty", "note"]), st.integers()))
+def test_json_round_trip_is_exact(puzzle, meta):
+    puzzle = Puzzle(puzzle.size, puzzle.cages, puzzle.solution, meta)
+    line = to_json_line(puzzle)
+    (again,) = read_json(line)
+    assert again == puzzle
+    assert dict(again.meta) == meta
+    assert to_json_line(again) == line
+
+
+@settings(max_examples=60, deadline=None)
+@given(puzzles(with_solution=False))
+def test_keen_round_trip_is_exact(puzzle):
+    game_id = to_keen(puzzle)
+    again = read_keen(game_id)
+    assert again == puzzle
+    assert to_keen(again) == game_id
+    assert read_puzzles(game_id) == [puzzle]
