@@ -168,3 +168,14 @@ def assert_worded(step):
     assert step.explanation.endswith(".")
     for cell in list(step.sets) + list(step.removes):
         assert cell_name(cell) in step.summary and cell_name(cell) in step.explanation
+@pytest.mark.parametrize("size,count", [(4, 150), (5, 100), (6, 50)])
+def test_every_step_is_sound_on_generated_puzzles(size, count):
+    from kaldoku_tui.engine.generator import generate
+
+    for seed in range(count):
+        puzzle = generate(size, seed=seed)
+        solve = t.human_solve(puzzle)
+        assert_sound(puzzle, solve.steps)
+        for step in solve.steps:
+            assert_worded(step)
+        assert solve.solved and solve.grid == puzzle.solution

@@ -16,6 +16,17 @@ from kaldoku_tui.engine.cages import OP_SETS, make_cages, random_blocks, split_c
 from kaldoku_tui.engine.latin import random_latin_square
 from kaldoku_tui.engine.puzzle import MAX_SIZE, MIN_SIZE, Cage, Grid, Puzzle, PuzzleError
 from kaldoku_tui.engine.solver import solve
+from kaldoku_tui.engine.steps import LEVELS, Marks
+from kaldoku_tui.engine.techniques import human_solve, layout, propagate
+
+LEVELS_BY_SIZE = {3: LEVELS[:3]}
+"""The levels a size can have where not all five: 3×3 is too small for fish, chains or trials."""
+
+MAX_CANDIDATES = 5000
+"""Candidates tried for one leveled puzzle before giving up with an error."""
+
+SQUARE_REUSE = 4
+"""Cagings tried on one latin square before drawing another (squares cost more than cagings)."""
 
 
 def generate(size: int, seed: int | None = None, ops: str = "all", level: str | None = None) -> Puzzle:
@@ -28,11 +39,16 @@ def generate(size: int, seed: int | None = None, ops: str = "all", level: str | 
         raise PuzzleError(f"size must be {MIN_SIZE} to {MAX_SIZE}, not {size!r}")
     if ops not in OP_SETS:
         raise PuzzleError(f"operator set must be one of {', '.join(OP_SETS)}, not {ops!r}")
-    if level is not None:
-        raise NotImplementedError("difficulty levels are not available yet")
+    if level is not None and level not in LEVELS_BY_SIZE.get(size, LEVELS):
+        offered = ", ".join(LEVELS_BY_SIZE.get(size, LEVELS))
+        raise PuzzleError(f"a {size}×{size} puzzle cannot be {level!r}; levels for {size}×{size}: {offered}")
     if seed is None:
         seed = secrets.randbelow(2**31)
     rng = random.Random(seed)
+    if level is not None:
+        puzzle = leveled(size, LEVELS.index(level) + 1, rng, ops)
+        meta = {"seed": seed, "ops": ops, "difficulty": level}
+        return Puzzle(puzzle.size, puzzle.cages, puzzle.solution, meta)
     puzzle = candidate(size, rng, ops)
     while (other := rival(puzzle)) is not None:
         puzzle = repair(puzzle, other, rng, ops)
@@ -72,3 +88,62 @@ def repair(puzzle: Puzzle, other: Grid, rng: random.Random, ops: str) -> Puzzle:
     rest: list[Cage] = [cage for cage in puzzle.cages if cage is not target]
     halves = split_cage(target, solution, rng, ops, others=rest)
     return Puzzle(puzzle.size, tuple(rest + halves), solution)
+
+
+def leveled(size: int, tier: int, rng: random.Random, ops: str) -> Puzzle:
+    """A puzzle the human-style solver finishes with tier `tier` and not below.
+
+    Two solves run side by side, one capped a tier lower. When the capped one finishes,
+    the candidate is too easy and a new one is drawn; when the full one gets stuck, a
+    cage with open cells is split (largest first) and both solves resume, since a split
+    only adds constraints and every deduction made stays true.
+    """
+    easiest = tier == 1
+    for attempt in range(MAX_CANDIDATES):
+        if attempt % SQUARE_REUSE == 0:
+            solution = random_latin_square(size, rng)
+        cages = make_cages(random_blocks(size, rng), solution, rng, ops, easiest=easiest)
+        puzzle = Puzzle(size, tuple(cages), solution)
+        low = Marks.start(layout(puzzle)) if tier > 1 else None
+        high = Marks.start(layout(puzzle))
+        while True:
+            if low is not None:
+                propagate(low, tier - 1, quick=True)
+                if low.solved:
+                    break
+                high.narrow(low)
+            propagate(high, tier, quick=True)
+            if high.solved:
+                if _needs(puzzle, tier):
+                    return puzzle
+                break
+            split = _split_open_cage(puzzle, high, rng, ops, easiest)
+            if split is None:
+                break
+            puzzle = split
+            low = low.on(layout(puzzle)) if low is not None else None
+            high = high.on(layout(puzzle))
+    raise PuzzleError(f"found no {size}×{size} puzzle of level {LEVELS[tier - 1]} with operations {ops!r}")
+
+
+def _needs(puzzle: Puzzle, tier: int) -> bool:
+    """Whether a fresh human-style solve finishes at `tier` and not below."""
+    if tier > 1 and human_solve(puzzle, tier - 1).solved:
+        return False
+    return human_solve(puzzle, tier).solved
+
+
+def _split_open_cage(
+    puzzle: Puzzle, marks: Marks, rng: random.Random, ops: str, easiest: bool
+) -> Puzzle | None:
+    """`puzzle` with one of its largest cages that still has an open cell split in two."""
+    lay = layout(puzzle)
+    open_cages = {lay.cage_of[i] for i, placed in enumerate(marks.placed) if not placed}
+    splittable = [puzzle.cages[k] for k in sorted(open_cages) if len(puzzle.cages[k].cells) > 1]
+    if not splittable:
+        return None
+    largest = max(len(cage.cells) for cage in splittable)
+    target = rng.choice([cage for cage in splittable if len(cage.cells) == largest])
+    rest = [cage for cage in puzzle.cages if cage is not target]
+    halves = split_cage(target, puzzle.solution, rng, ops, others=rest, easiest=easiest)
+    return Puzzle(puzzle.size, tuple(rest + halves), puzzle.solution)

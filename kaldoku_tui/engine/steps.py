@@ -81,7 +81,10 @@ class Layout:
         ]
         self.cage_cells: list[list[int]] = [[r * n + c for r, c in cage.cells] for cage in puzzle.cages]
         self.cage_of: list[int] = [puzzle.cage_index((i // n, i % n)) for i in range(n * n)]
-        self.fillings: list[tuple[Filling, ...]] = [fillings(n, cage) for cage in puzzle.cages]
+
+    def fillings(self, k: int) -> tuple[Filling, ...]:
+        """Every filling of cage `k`, ignoring the rest of the board."""
+        return fillings(self.size, self.puzzle.cages[k])
 
     def cell(self, i: int) -> Cell:
         return divmod(i, self.size)
@@ -127,6 +130,16 @@ class Marks:
     def copy(self) -> Marks:
         return Marks(self.layout, self.cand[:], self.placed[:], self._fits)
 
+    def on(self, layout: Layout) -> Marks:
+        """These marks on a puzzle with the same cells and more constraints (a cage split)."""
+        return Marks(layout, self.cand, self.placed, {})
+
+    def narrow(self, other: Marks) -> None:
+        """Keep only candidates `other` keeps too; both must be true of the same puzzle."""
+        for i, mask in enumerate(other.cand):
+            self.cand[i] &= mask
+            self.placed[i] = self.placed[i] or other.placed[i]
+
     @property
     def solved(self) -> bool:
         return all(self.placed)
@@ -146,9 +159,21 @@ class Marks:
         found = self._fits.get(key)
         if found is None:
             found = [
-                f for f in self.layout.fillings[k] if all(m >> d & 1 for m, d in zip(masks, f))
+                f for f in self.layout.fillings(k) if all(m >> d & 1 for m, d in zip(masks, f))
             ]
             self._fits[key] = found
+        return found
+
+    def spots(self, k: int) -> tuple[int, ...]:
+        """For each cell of cage `k`, the digits the fillings still allowed put there."""
+        key = (k, tuple(self.cand[i] for i in self.layout.cage_cells[k]), "spots")
+        found = self._fits.get(key)
+        if found is None:
+            masks = [0] * len(key[1])
+            for f in self.fits(k):
+                for pos, d in enumerate(f):
+                    masks[pos] |= 1 << d
+            found = self._fits[key] = tuple(masks)
         return found
 
     def apply(self, step: Step) -> None:

@@ -107,15 +107,24 @@ def first_step(marks: Marks, max_tier: int = 5) -> Step | None:
     return None
 
 
-def propagate(marks: Marks, max_tier: int) -> list[Step]:
-    """Apply easiest-first steps until none is left; raise Contradiction on a dead end."""
-    steps = []
+def propagate(marks: Marks, max_tier: int, quick: bool = False) -> list[Step]:
+    """Apply easiest-first steps until none is left; raise Contradiction on a dead end.
+
+    `quick` applies every step a technique finds before starting over from the
+    easiest: the same deductions in fewer passes, for when only the outcome matters.
+    """
+    steps: list[Step] = []
     while not marks.solved:
-        step = first_step(marks, max_tier)
-        if step is None:
+        if quick:
+            found = _quick_pass(marks, max_tier, steps)
+        else:
+            step = first_step(marks, max_tier)
+            if step is not None:
+                marks.apply(step)
+                steps.append(step)
+            found = step is not None
+        if not found:
             break
-        marks.apply(step)
-        steps.append(step)
     if marks.solved:
         for k in range(len(marks.layout.cage_cells)):
             cage_fits(marks, k)
@@ -141,6 +150,21 @@ def check(marks: Marks) -> None:
             raise Contradiction(f"{lay.line_name(line)} has no place for some digit")
     for k in range(len(lay.cage_cells)):
         cage_fits(marks, k)
+
+
+def _quick_pass(marks: Marks, max_tier: int, steps: list[Step]) -> bool:
+    for tier, technique in TECHNIQUES:
+        if tier > max_tier:
+            return False
+        # All found on one board, then applied: each stays true on the narrower board.
+        found = list(technique(marks)) if tier < 5 else [next(iter(technique(marks)), None)]
+        for step in found:
+            if step is not None:
+                marks.apply(step)
+                steps.append(step)
+        if any(found):
+            return True
+    return False
 
 
 # Building steps.
@@ -203,12 +227,28 @@ def unplaced(marks: Marks, cells) -> list[int]:
     return [i for i in cells if not marks.placed[i]]
 
 
+def placed_in_lines(marks: Marks) -> list[int]:
+    """For each line, the digits placed in it, as a bitmask."""
+    done = []
+    for cells in marks.layout.lines:
+        mask = 0
+        for i in cells:
+            if marks.placed[i]:
+                mask |= marks.cand[i]
+        done.append(mask)
+    return done
+
+
 # Tier 1.
 
 
 def seen_digit(m: Marks) -> Iterator[Step]:
     """A note holding a digit already placed in the cell's row or column."""
     lay = m.layout
+    done = placed_in_lines(m)
+    if not any(m.cand[j] & (done[row] | done[col]) for j, (row, col) in enumerate(lay.lines_of)
+               if not m.placed[j]):
+        return
     for i, is_placed in enumerate(m.placed):
         if not is_placed:
             continue
@@ -260,21 +300,23 @@ def naked_single(m: Marks) -> Iterator[Step]:
 def hidden_single(m: Marks) -> Iterator[Step]:
     lay = m.layout
     for line, cells in enumerate(lay.lines):
-        done = 0
+        done = once = twice = 0
         for i in cells:
+            mask = m.cand[i]
             if m.placed[i]:
-                done |= m.cand[i]
-        for d in digits_of(lay.full & ~done):
-            where = [i for i in cells if m.cand[i] >> d & 1]
-            if not where:
-                raise Contradiction(f"{d} has no place left in {lay.line_name(line)}")
-            if len(where) == 1:
-                i = where[0]
-                yield make(
-                    "hidden_single", 1, lay.line_name(line),
-                    f"In {lay.line_name(line)}, {d} fits only {cell_name(lay.cell(i))}",
-                    m, sets={i: d}, cells=[i], lines=[line],
-                )
+                done |= mask
+            twice |= once & mask
+            once |= mask
+        if once != lay.full:
+            missing = digits_of(lay.full & ~once)[0]
+            raise Contradiction(f"{missing} has no place left in {lay.line_name(line)}")
+        for d in digits_of(once & ~twice & ~done):
+            i = next(i for i in cells if m.cand[i] >> d & 1)  # exactly one has it
+            yield make(
+                "hidden_single", 1, lay.line_name(line),
+                f"In {lay.line_name(line)}, {d} fits only {cell_name(lay.cell(i))}",
+                m, sets={i: d}, cells=[i], lines=[line],
+            )
 
 
 def cage_reason(m: Marks, k: int, found) -> str:
@@ -282,7 +324,7 @@ def cage_reason(m: Marks, k: int, found) -> str:
     lay = m.layout
     cage = lay.puzzle.cages[k]
     cells = lay.cage_cells[k]
-    full = lay.fillings[k]
+    full = lay.fillings(k)
     combos = say_combos(cage, found)
     head = say_cage(cage)
     if len(found) == len(full):
@@ -328,7 +370,9 @@ def cage_digits(m: Marks) -> Iterator[Step]:
         if not open_cells:
             continue
         found = cage_fits(m, k)
-        union = _union(found)
+        union = 0
+        for mask in m.spots(k):
+            union |= mask
         removes = {i: m.cand[i] & ~union for i in open_cells if m.cand[i] & ~union}
         if removes:
             reason = f"{cage_reason(m, k, found)}; its cells use only {say_digits(digits_of(union))}"
@@ -345,13 +389,8 @@ def cage_positions(m: Marks) -> Iterator[Step]:
             continue
         found = cage_fits(m, k)
         removes = {}
-        for pos, i in enumerate(cells):
-            if m.placed[i]:
-                continue
-            here = 0
-            for f in found:
-                here |= bit(f[pos])
-            if m.cand[i] & ~here:
+        for i, here in zip(cells, m.spots(k)):
+            if not m.placed[i] and m.cand[i] & ~here:
                 removes[i] = m.cand[i] & ~here
         if removes:
             reason = f"{cage_reason(m, k, found)}; taken cell by cell, no way puts these digits there"
@@ -449,37 +488,50 @@ def line_rule(m: Marks) -> Iterator[Step]:
     Cages wholly inside a run of lines, with the digits placed there, leave a total
     for the few remaining cells; those cells keep only digits that can make it.
     """
-    lay = m.layout
+    for lines, window, op, candidates in _windows(m.layout):
+        step = _line_total(m, op, lines, window, candidates)
+        if step is not None:
+            yield step
+
+
+@lru_cache(maxsize=16)
+def _windows(lay: Layout) -> list[tuple[list[int], list[int], str, list[int]]]:
+    """Runs of one or two rows or columns, each with an operation and the cages of it
+    (or single cells) wholly inside; only runs holding such a cage of the operation."""
     n = lay.size
     cages = lay.puzzle.cages
+    found = []
     for width in (1, 2):
         for first in range(n - width + 1):
             for base in (0, n):
                 lines = list(range(base + first, base + first + width))
-                window = {i for line in lines for i in lay.lines[line]}
+                window = sorted(i for line in lines for i in lay.lines[line])
+                inside = [k for k, cells in enumerate(lay.cage_cells) if set(window).issuperset(cells)]
                 for op in ("+", "*"):
-                    step = _line_total(m, op, lines, window, width)
-                    if step is not None:
-                        yield step
+                    if any(cages[k].op == op for k in inside):
+                        found.append((lines, window, op, [k for k in inside if cages[k].op in (op, "=")]))
+    return found
 
 
-def _line_total(m: Marks, op: str, lines: list[int], window: set[int], width: int) -> Step | None:
+def _line_total(m: Marks, op: str, lines: list[int], window: list[int], candidates: list[int]) -> Step | None:
     lay = m.layout
     n = lay.size
+    width = len(lines)
     cages = lay.puzzle.cages
     total = width * n * (n + 1) // 2 if op == "+" else factorial(n) ** width
     inside, rest, placed_digits = [], [], []
     used = set()
-    for k, cells in enumerate(lay.cage_cells):
-        if not window.issuperset(cells):
-            continue
-        if cages[k].op in (op, "=") and unplaced(m, cells):
+    for k in candidates:
+        cells = lay.cage_cells[k]
+        if unplaced(m, cells):
             inside.append(k)
             used.update(cells)
             total = total - cages[k].target if op == "+" else total // cages[k].target
     if not any(cages[k].op == op for k in inside):
         return None
-    for i in sorted(window - used):
+    for i in window:
+        if i in used:
+            continue
         if m.placed[i]:
             d = only_digit(m.cand[i])
             placed_digits.append(d)
