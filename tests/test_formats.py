@@ -286,6 +286,59 @@ def test_read_puzzles_names_text_of_neither_kind():
         read_puzzles(f"{EXAMPLE_ID}\n12:_,a1\n")
 
 
+def test_numbers_and_nesting_beyond_reason_are_named():
+    long = "9" * 5000
+    with pytest.raises(PuzzleError, match="line 1: bad JSON: a number too long"):
+        read_json(f'{{"size": {long}, "cages": []}}')
+    with pytest.raises(PuzzleError, match="line 1: bad JSON: nested too deeply"):
+        read_json("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(PuzzleError, match="number too long"):
+        read_keen(f"{long}:_,a1")
+    with pytest.raises(PuzzleError, match="number too long"):
+        read_keen(f"4:_{long},a1")
+    with pytest.raises(PuzzleError, match="number too long"):
+        read_keen(f"4:aa_a__a__a_a__a_a,d2m12s1a5s1m4d2a{long}")
+
+
+def _mutations(text: str):
+    """Strategies for `text` with a few characters deleted, replaced or inserted."""
+    alphabet = st.sampled_from(list('_az09,:{}[]"-.x ') + ["\n", "1e9", "null", "true"])
+
+    @st.composite
+    def mutated(draw):
+        chars = list(text)
+        for _ in range(draw(st.integers(1, 4))):
+            i = draw(st.integers(0, len(chars)))
+            kind = draw(st.sampled_from(["delete", "replace", "insert"]))
+            if kind == "insert" or i == len(chars):
+                chars.insert(i, draw(alphabet))
+            elif kind == "delete":
+                del chars[i]
+            else:
+                chars[i] = draw(alphabet)
+        return "".join(chars)
+
+    return mutated()
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.one_of(
+        st.text(max_size=60),
+        _mutations(EXAMPLE_ID),
+        _mutations(KEEN_IDS[1]),
+        _mutations('{"size": 3, "cages": [{"cells": [[0, 0], [0, 1]], "op": "-", "target": 1}], "solution": [[1, 2, 3]]}'),
+    )
+)
+def test_any_text_reads_as_puzzles_or_a_puzzle_error(text):
+    try:
+        found = read_puzzles(text)
+    except PuzzleError as exc:
+        assert str(exc) and "\n" not in str(exc)
+    else:
+        assert all(isinstance(p, Puzzle) for p in found)
+
+
 # --- Round trips ------------------------------------------------------------------------
 
 

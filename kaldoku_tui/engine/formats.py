@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import json
 import re
+from itertools import groupby
 from typing import Any
 
-from kaldoku_tui.engine.puzzle import MAX_SIZE, MIN_SIZE, Cage, Puzzle, PuzzleError
+from kaldoku_tui.engine.puzzle import MAX_SIZE, MIN_SIZE, Cage, Cell, Puzzle, PuzzleError
 
 OP_ALIASES = {"x": "*", "×": "*", "÷": "/", "−": "-"}
 """Other spellings readers accept for an operation."""
@@ -77,6 +78,10 @@ def read_json(text: str) -> list[Puzzle]:
         except json.JSONDecodeError as exc:
             at = f"column {exc.colno}" if exc.lineno == line else f"line {exc.lineno}, column {exc.colno}"
             raise PuzzleError(f"line {line}: bad JSON: {exc.msg} ({at})") from None
+        except ValueError:  # an integer of thousands of digits
+            raise PuzzleError(f"line {line}: bad JSON: a number too long to read") from None
+        except RecursionError:
+            raise PuzzleError(f"line {line}: bad JSON: nested too deeply") from None
         items = value if isinstance(value, list) else [value]
         for item in items:
             try:
@@ -131,7 +136,7 @@ def _skip_space(text: str, pos: int) -> int:
 
 # --- Keen game IDs ----------------------------------------------------------------
 
-KEEN_ID = re.compile(r"(\d+)[a-z]*:([^,]*),(.*)")
+KEEN_ID = re.compile(r"(\d+)[a-z]*:([^,]*),(.*)", re.ASCII)
 """`N:blocks,clues`; letters after N (Keen's difficulty or options) are allowed and ignored."""
 
 KEEN_OPS = {"a": "+", "s": "-", "m": "*", "d": "/"}
@@ -147,7 +152,7 @@ def read_keen(game_id: str) -> Puzzle:
     match = KEEN_ID.fullmatch(game_id.strip())
     if not match:
         raise PuzzleError("not a Keen game ID: expected SIZE:BLOCKS,CLUES")
-    size = int(match[1])
+    size = _number(match[1])
     if not MIN_SIZE <= size <= MAX_SIZE:
         raise PuzzleError(f"Keen game ID: size must be {MIN_SIZE} to {MAX_SIZE}, not {size}")
     walls = _read_edges(match[2], size)
@@ -190,7 +195,7 @@ def to_keen(puzzle: Puzzle) -> str:
     return f"{puzzle.size}:{_compress(tokens)},{clues}"
 
 
-def _edges(size: int) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+def _edges(size: int) -> list[tuple[Cell, Cell]]:
     """The internal edges in Keen's order: vertical ones row by row, then horizontal
     ones column by column; each as the pair of cells it separates."""
     vertical = [((r, k), (r, k + 1)) for r in range(size) for k in range(size - 1)]
@@ -202,10 +207,10 @@ def _read_edges(code: str, size: int) -> list[bool]:
     """Whether each internal edge is a wall, from the run-length block code."""
     total = 2 * size * (size - 1)
     marks: list[bool] = []  # one per edge, then the closing virtual edge
-    for token in re.finditer(r"([_a-z])(\d*)|(.)", code):
+    for token in re.finditer(r"([_a-z])(\d*)|(.)", code, re.ASCII):
         if token[3] is not None:
             raise PuzzleError(f"Keen game ID: unexpected {token[3]!r} in the block code")
-        letter, count = token[1], int(token[2] or 1)
+        letter, count = token[1], _number(token[2] or "1")
         if count < 1:
             raise PuzzleError(f"Keen game ID: repeat count {token[2]} after {letter!r}")
         run = 0 if letter == "_" else ord(letter) - ord("a") + 1
@@ -227,11 +232,11 @@ def _read_edges(code: str, size: int) -> list[bool]:
     return marks[:total]
 
 
-def _cages_from_walls(size: int, walls: list[bool]) -> list[tuple[tuple[int, int], ...]]:
+def _cages_from_walls(size: int, walls: list[bool]) -> list[tuple[Cell, ...]]:
     """The cells of each cage, cages in reading order of their first cell."""
     parent = {(r, c): (r, c) for r in range(size) for c in range(size)}
 
-    def root(cell):
+    def root(cell: Cell) -> Cell:
         while parent[cell] != cell:
             parent[cell] = parent[parent[cell]]
             cell = parent[cell]
@@ -240,7 +245,7 @@ def _cages_from_walls(size: int, walls: list[bool]) -> list[tuple[tuple[int, int
     for (a, b), wall in zip(_edges(size), walls):
         if not wall:
             parent[max(root(a), root(b))] = min(root(a), root(b))
-    groups: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    groups: dict[Cell, list[Cell]] = {}
     for cell in sorted(parent):
         groups.setdefault(root(cell), []).append(cell)
     return [tuple(cells) for cells in groups.values()]
@@ -249,7 +254,7 @@ def _cages_from_walls(size: int, walls: list[bool]) -> list[tuple[tuple[int, int
 def _read_clues(code: str) -> list[tuple[str, int]]:
     """The clues as (letter, target); the letter is empty for a bare number."""
     clues = []
-    for token in re.finditer(r"([a-zA-Z]?)(\d*)|(.)", code):
+    for token in re.finditer(r"([a-zA-Z]?)(\d*)|(.)", code, re.ASCII):
         if token[3] is not None:
             raise PuzzleError(f"Keen game ID: unexpected {token[3]!r} in the clues")
         letter, number = token[1], token[2]
@@ -261,26 +266,21 @@ def _read_clues(code: str) -> list[tuple[str, int]]:
             )
         if not number:
             raise PuzzleError(f"Keen game ID: clue {letter!r} has no number")
-        clues.append((letter, int(number)))
+        clues.append((letter, _number(number)))
     return clues
+
+
+def _number(digits: str) -> int:
+    # No clue or repeat count comes near this; int() fails past 4300 digits.
+    if len(digits) > 100:
+        raise PuzzleError(f"Keen game ID: number too long: {digits[:10]}...")
+    return int(digits)
 
 
 def _compress(tokens: list[str]) -> str:
     """Keen's repeat counts: a run of three or more equal tokens becomes the token and its count."""
-    out = []
-    for token, run in _runs(tokens):
-        out.append(token * run if run <= 2 else f"{token}{run}")
-    return "".join(out)
-
-
-def _runs(tokens: list[str]) -> list[tuple[str, int]]:
-    runs: list[tuple[str, int]] = []
-    for token in tokens:
-        if runs and runs[-1][0] == token:
-            runs[-1] = (token, runs[-1][1] + 1)
-        else:
-            runs.append((token, 1))
-    return runs
+    runs = ((token, len(list(group))) for token, group in groupby(tokens))
+    return "".join(token * run if run <= 2 else f"{token}{run}" for token, run in runs)
 
 
 # --- Either ----------------------------------------------------------------------
