@@ -15,6 +15,10 @@ EXAMPLE_ID = "4:aa_a__a__a_a__a_a,d2m12s1a5s1m4d2a5"
 """The worked example of formats.md; its one solution is EXAMPLE_SOLUTION."""
 EXAMPLE_SOLUTION = ((1, 2, 3, 4), (4, 1, 2, 3), (3, 4, 1, 2), (2, 3, 4, 1))
 
+KEEN_IDS = (PUZZLE_DIR / "keen.txt").read_text().split()
+"""Game IDs printed by Keen itself (Debian's sgt-puzzles 20230122, `sgt-keen --generate 1 NdL`),
+sizes 3 to 9: each has exactly one solution."""
+
 
 @pytest.fixture
 def puzzle_dir() -> Path:

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import EXAMPLE_ID, EXAMPLE_SOLUTION
+from conftest import EXAMPLE_ID, EXAMPLE_SOLUTION, KEEN_IDS
 
 from kaldoku_tui.cli import main
 from kaldoku_tui.engine.check import is_solved
@@ -99,6 +99,14 @@ def test_check_a_keen_id_and_each_of_several_puzzles(capsys, puzzle_dir):
     status, out, _ = run(capsys, "check", str(puzzle_dir / "three.jsonl"))
     assert status == 0
     assert [line.split(":")[1] for line in out.splitlines()] == [" valid, unique"] * 3
+
+
+def test_a_file_of_keen_ids_made_by_keen_checks_unique(capsys, puzzle_dir):
+    status, out, _ = run(capsys, "check", str(puzzle_dir / "keen.txt"))
+    assert status == 0
+    sizes = [int(game_id.split(":")[0]) for game_id in KEEN_IDS]
+    assert [line.split(",")[0] for line in out.splitlines()] == [f"{n}×{n}" for n in sizes]
+    assert all(line.endswith(": valid, unique") for line in out.splitlines())
 
 
 def test_check_tells_no_solution_from_several(capsys, puzzle_dir):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import EXAMPLE_ID, EXAMPLE_SOLUTION
+from conftest import EXAMPLE_ID, EXAMPLE_SOLUTION, KEEN_IDS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import puzzles
@@ -30,19 +30,6 @@ EXAMPLE_CAGES = [
     (((2, 2), (3, 2)), "*", 4),
     (((2, 3), (3, 3)), "/", 2),
     (((3, 0), (3, 1)), "+", 5),
-]
-
-# Game IDs printed by Keen itself (Debian's sgt-puzzles 20230122: `sgt-keen --generate 1 NdL`).
-KEEN_IDS = [
-    "3:_aba_3a,a3s1m6m3",
-    "4:b_6a__a_a_ca,m6s1d2a5m24d2s2",
-    "5:_aa__a_a3_abba__a_6b_,d2a5s1a7m3m120m60s1s1d2",
-    "5:_3a_10ba7_a__c,m5m8m3m6m8m300m12m5m8m6m5",
-    "6:_b_3a_5a_4a_3a__ca_b_3aa_ab_aa_a_,m18m60m6d2m120s1d2a5s2a12d2a6a10s4d2s3",
-    "7:aa_a_a_a__a_4a_14a_a_a3ba__aa_4c__a__aa_a3,"
-    "d3a6a8m12a10m12s2m84s5s4a8s4d3s1a9d2m24a7m6m5d2s1s1",
-    "9:_a_a_aa__a_aa_7a_4a_a__a_3a_6a_6ba_aab_a3__a_a__a_ab__aa_a__aa_a_4a3_3a3_a4_,"
-    "s2s2d4a11m40m162a9a10d2s4a22s2a8d2s2m162d2s2s1m12m14d3m36s2d4a8a13a10s5m35m42d4m486a15d2s3",
 ]
 
 
