@@ -65,18 +65,19 @@ class GridApp(App):
         self.changes.append(message.board.grid)
 
 
-def screen_lines(grid):
-    return [grid.render_line(y).text for y in range(grid.size.height)]
+def screen_lines(app):
+    """The text on the terminal, as the compositor puts it together."""
+    return [strip.text for strip in app.screen._compositor.render_strips()]
 
 
 def cell_text(grid, cell):
     region = grid.board_layout.cell_region(cell)
-    return [grid.render_line(y).text[region.x : region.right] for y in range(region.y, region.bottom)]
+    return [grid.board_line(y).text[region.x : region.right] for y in range(region.y, region.bottom)]
 
 
 def label_text(grid, cell):
     region = grid.board_layout.label_region(cell)
-    return grid.render_line(region.y).text[region.x : region.right]
+    return grid.board_line(region.y).text[region.x : region.right]
 
 
 async def test_moving_with_arrows_and_hjkl_stops_at_the_edges():
@@ -150,8 +151,8 @@ async def test_checker_marks_duplicates_done_and_wrong_cages():
         assert label_text(grid, (0, 0)).startswith("━2÷✓"), "right and no clash: done"
         await pilot.press("left", "left", "3")
         # ÷2 now holds 3 and 2: wrong, shown by a glyph and by reverse video.
-        assert label_text(grid, (0, 0)).startswith("━2÷✗")
-        strip = grid.render_line(grid.board_layout.label_region((0, 0)).y)
+        assert label_text(grid, (0, 0)).startswith("━2÷≠")
+        strip = grid.board_line(grid.board_layout.label_region((0, 0)).y)
         assert any(seg.style.reverse for seg in strip if "2÷" in seg.text)
         assert grid.duplicates == frozenset()
         assert label_text(grid, (0, 2)).startswith("━12×━"), "incomplete cages have no mark"
@@ -162,10 +163,11 @@ async def test_a_9x9_fits_80x24_with_header_footer_and_every_label():
     app = GridApp(puzzle)
     async with app.run_test(size=(80, 24)) as pilot:
         grid = app.query_one(KenKenGrid)
+        await pilot.pause()
         assert grid.size.height == 22
         layout = grid.board_layout
         assert layout is not None and layout.cell_height == 1
-        lines = screen_lines(grid)
+        lines = screen_lines(app)
         text = "\n".join(lines)
         assert "┏" in text and "┛" in text and "Terminal too small" not in text
         for cage in puzzle.cages:
@@ -178,12 +180,12 @@ async def test_too_small_says_what_it_needs_and_reflows_on_resize():
     app = GridApp(nine())
     async with app.run_test(size=(40, 12)) as pilot:
         grid = app.query_one(KenKenGrid)
-        text = "\n".join(screen_lines(grid))
+        text = "\n".join(screen_lines(app))
         assert "Terminal too small" in text
         assert "need 46×21, have 40×12" in text
         await pilot.resize_terminal(80, 24)
         await pilot.pause()
-        text = "\n".join(screen_lines(grid))
+        text = "\n".join(screen_lines(app))
         assert "Terminal too small" not in text and "┏" in text
 
 
@@ -192,7 +194,7 @@ async def test_ascii_mode_draws_pure_ascii():
     async with app.run_test(size=(80, 24)) as pilot:
         grid = app.query_one(KenKenGrid)
         await pilot.press("1", "right", "3", "right", "1", "down", "n", "1", "2")
-        lines = screen_lines(grid)
+        lines = screen_lines(app)[1:-1]  # between the header and the footer
         assert all(line.isascii() for line in lines)
         assert label_text(grid, (0, 0)).startswith("=2/!"), "a wrong cage in ASCII"
         assert label_text(grid, (0, 2)).startswith("=12x")
@@ -215,13 +217,37 @@ async def test_a_cursor_move_repaints_only_cells_whose_look_changed():
         grid = app.query_one(KenKenGrid)
         await pilot.pause()
         painted = []
-        grid.refresh = lambda *regions, **kw: painted.extend(regions)
-        grid.cursor = (0, 1)
-        # Same row and cage: only column 0 and column 1 change, and nothing else.
+        for band in grid.bands:
+            band.refresh = lambda *regions, band=band, **kw: painted.extend(
+                region.translate((band.left, band.top)) for region in regions
+            )
         layout = grid.board_layout
-        expected = {layout.cell_region((r, c)) for r in range(1, 4) for c in (0, 1)}
-        expected |= {layout.cell_region((0, 0)), layout.cell_region((0, 1))}
+        grid.cursor = (0, 1)
+        # Same row and cage: the cursor's two cells and columns 0 and 1 change, nothing else.
+        expected = {layout.cell_region((r, c)) for r in range(4) for c in (0, 1)}
         assert set(painted) == expected
+        grid.highlight_peers = False
+        painted.clear()
+        grid.cursor = (1, 1)
+        assert set(painted) == {layout.cell_region((0, 1)), layout.cell_region((1, 1))}
+
+
+async def test_marked_cells_and_the_paused_board():
+    app = GridApp(keen4())
+    async with app.run_test(size=(80, 24)) as pilot:
+        grid = app.query_one(KenKenGrid)
+        grid.marked = frozenset({(2, 2)})
+        await pilot.pause()
+        region = grid.board_layout.cell_region((2, 2))
+        assert all(seg.style.underline for seg in grid.board_line(region.y).crop(region.x, region.right))
+        grid.show_board = False
+        await pilot.pause()
+        assert not "".join(screen_lines(app)[1:-1]).strip(), "paused: the board is hidden"
+        await pilot.press("3")
+        assert app.board.digit((0, 0)) == 0, "and takes no digits"
+        grid.show_board = True
+        await pilot.pause()
+        assert "┏" in "".join(screen_lines(app))
 
 
 @pytest.mark.parametrize(

@@ -2,7 +2,10 @@
 
 Drawn line by line (Textual's Line API). The widget remembers how it last drew each
 cell and each cage label, and after a key press repaints only those that now look
-different, so a cursor move or a digit sends a few hundred bytes at most.
+different. Textual repaints a line from the left edge of the widget that owns it up to
+the end of the changed part, so each column of cells is also shown by a thin child
+widget laid over the board (a GridBand): a changed cell then costs its own few
+characters, not the line up to it.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from typing import NamedTuple
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.geometry import Region
 from textual.message import Message
@@ -24,7 +28,7 @@ from textual.widget import Widget
 
 from kaldoku_tui.engine.board import Board, Notes
 from kaldoku_tui.engine.check import CageState, cage_states, duplicates
-from kaldoku_tui.engine.puzzle import Cell, Puzzle
+from kaldoku_tui.engine.puzzle import MAX_SIZE, Cell, Puzzle
 
 GRID_CSS = Path(__file__).parent.parent / "assets" / "grid.tcss"
 """The grid's styles; an App hosting the grid lists this in its CSS_PATH."""
@@ -33,7 +37,7 @@ CELL_SIZES = ((11, 5), (7, 3), (7, 1), (5, 1), (3, 1))
 """Cell interiors (columns, rows) to try, largest first; 3+ rows show notes 3×3."""
 
 # Characters that differ between Unicode and ASCII drawing.
-UNICODE_GLYPHS = {"done": "✓", "wrong": "✗", "duplicate": "!", "more": "…", "times": "×"}
+UNICODE_GLYPHS = {"done": "✓", "wrong": "≠", "duplicate": "!", "more": "…", "times": "×"}
 ASCII_GLYPHS = {"done": "*", "wrong": "!", "duplicate": "!", "more": "+", "times": "x"}
 
 
@@ -191,11 +195,27 @@ class Look(NamedTuple):
     marked: bool
 
 
+class GridBand(Widget):
+    """The inside of one column of cells, as its KenKenGrid draws it, laid over the grid."""
+
+    def __init__(self, grid: KenKenGrid) -> None:
+        super().__init__()
+        self.grid = grid
+        self.left = 0
+        """Where the band starts across the grid."""
+        self.top = 0
+        """Where the band starts down the grid."""
+
+    def render_line(self, y: int) -> Strip:
+        return self.grid.board_line(self.top + y).crop(self.left, self.left + self.size.width)
+
+
 class KenKenGrid(Widget, can_focus=True):
     """The board: move with arrows or hjkl, type digits, notes, undo and redo."""
 
     COMPONENT_CLASSES = {
         "grid--cursor",
+        "grid--notes-cursor",
         "grid--peer",
         "grid--same-digit",
         "grid--marked",
@@ -233,6 +253,9 @@ class KenKenGrid(Widget, can_focus=True):
     """Cells a hint or "check so far" points at."""
     show_board: reactive[bool] = reactive(True, init=False)
     """False hides the board (while paused)."""
+    highlight_peers: reactive[bool] = reactive(True, repaint=False, init=False)
+    """Whether to tint the cursor's row, column and cage and the cells holding its digit.
+    Off, a cursor move repaints just two cells: kinder to slow links."""
 
     class BoardChanged(Message):
         """The player changed the board (a digit, notes, undo, ...)."""
@@ -260,7 +283,14 @@ class KenKenGrid(Widget, can_focus=True):
         super().__init__(name=name, id=id, classes=classes)
         self.ascii = ascii
         self.glyphs = ASCII_GLYPHS if ascii else UNICODE_GLYPHS
+        self.bands = [GridBand(self) for _ in range(MAX_SIZE)]
+        self.lines: dict[int, Strip] = {}
+        """The board's lines as last drawn, by y, until something changes."""
+        self.lines_layout: Layout | None = None
         self.set_board(board)
+
+    def compose(self) -> ComposeResult:
+        yield from self.bands
 
     # The board and the checker.
 
@@ -282,6 +312,22 @@ class KenKenGrid(Widget, can_focus=True):
         """Run the checker and repaint everything (after a new board, a reveal...)."""
         self.check()
         self.looks, self.label_states = self.compute_looks()
+        self.repaint_all()
+
+    def repaint_all(self) -> None:
+        """Place the column bands for the current size and repaint the lot."""
+        self.lines.clear()
+        layout = self.board_layout
+        for j, band in enumerate(self.bands):
+            band.display = layout is not None and self.show_board and j < self.board.size
+            if band.display and layout is not None:
+                band.left = layout.left + j * (layout.cell_width + 1) + 1
+                band.top = layout.top
+                band.styles.position = "absolute"
+                band.styles.offset = (band.left, band.top)
+                band.styles.width = layout.cell_width
+                band.styles.height = layout.height
+                band.refresh()
         self.refresh()
 
     def check(self) -> None:
@@ -306,18 +352,19 @@ class KenKenGrid(Widget, can_focus=True):
         for cell in puzzle.cells:
             digit = board.digit(cell)
             is_cursor = cell == cursor
+            related = self.highlight_peers and not is_cursor
             looks[cell] = Look(
                 digit=digit,
                 notes=board.notes(cell),
                 cursor=is_cursor,
                 notes_mode=is_cursor and self.notes_mode,
-                peer=not is_cursor
+                peer=related
                 and (
                     cell[0] == cursor[0]
                     or cell[1] == cursor[1]
                     or puzzle.cage_index(cell) == cursor_cage
                 ),
-                same_digit=not is_cursor and digit != 0 and digit == cursor_digit,
+                same_digit=related and digit != 0 and digit == cursor_digit,
                 duplicate=cell in self.duplicates,
                 marked=cell in self.marked,
             )
@@ -342,8 +389,10 @@ class KenKenGrid(Widget, can_focus=True):
                 for anchor, state in label_states.items()
                 if state != self.label_states.get(anchor)
             ]
-            if regions:
-                self.refresh(*regions)
+            self.lines.clear()
+            for region in regions:
+                band = self.bands[(region.x - layout.left - 1) // (layout.cell_width + 1)]
+                band.refresh(region.translate((-band.left, -band.top)))
         self.looks, self.label_states = looks, label_states
 
     # Reactives.
@@ -357,14 +406,17 @@ class KenKenGrid(Widget, can_focus=True):
         self.post_message(self.CursorMoved(cell))
 
     def watch_notes_mode(self) -> None:
-        self.set_class(self.notes_mode, "-notes-mode")
         self.repaint_changes()
         self.refresh_bindings()
 
     def watch_marked(self) -> None:
         self.repaint_changes()
 
+    def watch_highlight_peers(self) -> None:
+        self.repaint_changes()
+
     def watch_show_board(self) -> None:
+        self.repaint_all()
         self.refresh_bindings()
 
     # Layout and drawing.
@@ -376,26 +428,45 @@ class KenKenGrid(Widget, can_focus=True):
         return fit_layout(self.board.size, self.label_width, size.width, size.height)
 
     def on_resize(self) -> None:
-        self.refresh()
+        self.repaint_all()
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        # A new theme or class: the lines drawn so far have the old colours.
+        if hasattr(self, "bands"):
+            self.lines.clear()
+            for band in self.bands:
+                band.refresh()
 
     def render_line(self, y: int) -> Strip:
+        if not self.show_board:
+            return Strip.blank(self.size.width, self.rich_style)
+        if self.board_layout is None:
+            return self.message_line(y)
+        return self.board_line(y)
+
+    def board_line(self, y: int) -> Strip:
+        """Line y of the board, across the whole widget (the bands show it piece by piece)."""
+        layout = self.board_layout
+        if layout != self.lines_layout:
+            self.lines.clear()
+            self.lines_layout = layout
+        if y not in self.lines:
+            self.lines[y] = self.draw_line(y, layout)
+        return self.lines[y]
+
+    def draw_line(self, y: int, layout: Layout | None) -> Strip:
         width = self.size.width
         base = self.rich_style
-        layout = self.board_layout
-        if not self.show_board:
+        if layout is None or not 0 <= y - layout.top < layout.height:
             return Strip.blank(width, base)
-        if layout is None:
-            return self.message_line(y)
-        board_y = y - layout.top
-        if not 0 <= board_y < layout.height:
-            return Strip.blank(width, base)
-        row, sub_row = divmod(board_y, layout.cell_height + 1)
+        row, sub_row = divmod(y - layout.top, layout.cell_height + 1)
         segments = [Segment(" " * layout.left, base)]
         if sub_row == 0:
             segments += self.line_across(row, layout)
         else:
             segments += self.cells_line(row, sub_row - 1, layout)
-        return Strip(segments).adjust_cell_length(width, base)
+        return Strip(segments).adjust_cell_length(width, base).simplify()
 
     def message_line(self, y: int) -> Strip:
         """A line of the "too small" message, centred."""
@@ -474,6 +545,7 @@ class KenKenGrid(Widget, can_focus=True):
                 ("grid--same-digit", look.same_digit),
                 ("grid--marked", look.marked),
                 ("grid--cursor", look.cursor),
+                ("grid--notes-cursor", look.notes_mode),
             )
             if on
         ]
@@ -551,9 +623,10 @@ class KenKenGrid(Widget, can_focus=True):
 
     def on_click(self, event: events.Click) -> None:
         layout = self.board_layout
-        offset = event.get_content_offset(self)
-        if layout is None or offset is None or not self.show_board:
+        if layout is None or not self.show_board:
             return
+        # The click may come up from a band: place it in the grid by its screen position.
+        offset = event.screen_offset - self.content_region.offset
         cell = layout.cell_at(offset.x, offset.y)
         if cell is not None:
             self.cursor = cell
