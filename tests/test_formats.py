@@ -269,8 +269,20 @@ def test_read_puzzles_tells_keen_ids_from_json(example):
 def test_read_puzzles_names_text_of_neither_kind():
     with pytest.raises(PuzzleError, match="neither JSON nor a Keen game ID: 'size 4'"):
         read_puzzles("size 4\n")
-    with pytest.raises(PuzzleError, match=r"^line 2: Keen game ID: size must be"):
-        read_puzzles(f"{EXAMPLE_ID}\n12:_,a1\n")
+    with pytest.raises(PuzzleError, match=r"^line 3: Keen game ID: size must be"):
+        read_puzzles(f"{EXAMPLE_ID}\n\n12:_,a1\n")
+    with pytest.raises(PuzzleError, match=r"^line 2: neither JSON nor a Keen game ID: 'oops'"):
+        read_puzzles(f"{EXAMPLE_ID}\noops\n")
+
+
+def test_a_keen_random_seed_is_told_apart_from_a_game_id():
+    with pytest.raises(PuzzleError, match="'4dh#123456' is a Keen random seed; give its game ID"):
+        read_puzzles("4dh#123456")
+
+
+def test_a_byte_order_mark_is_skipped(example):
+    assert read_puzzles("\ufeff" + to_json_line(example)) == [example]
+    assert read_puzzles("\ufeff" + EXAMPLE_ID) == [read_keen(EXAMPLE_ID)]
 
 
 def test_numbers_and_nesting_beyond_reason_are_named():

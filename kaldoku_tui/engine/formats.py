@@ -139,6 +139,9 @@ def _skip_space(text: str, pos: int) -> int:
 KEEN_ID = re.compile(r"(\d+)[a-z]*:([^,]*),(.*)", re.ASCII)
 """`N:blocks,clues`; letters after N (Keen's difficulty or options) are allowed and ignored."""
 
+KEEN_SEED = re.compile(r"\d+[a-z]*#\S*", re.ASCII)
+"""Keen's other kind of ID, `4dh#123456`: a seed for Keen's own generator, not a puzzle."""
+
 KEEN_OPS = {"a": "+", "s": "-", "m": "*", "d": "/"}
 KEEN_LETTERS = {"+": "a", "-": "s", "*": "m", "/": "d", "=": "a"}
 """Keen has no `=`: a single cell is written as an addition of one digit, as Keen itself reads it."""
@@ -289,19 +292,23 @@ def _compress(tokens: list[str]) -> str:
 def read_puzzles(text: str) -> list[Puzzle]:
     """Every puzzle in `text`: JSON (one object, JSON Lines or an array), or Keen game IDs
     one a line."""
+    text = text.lstrip("\ufeff")  # the byte-order mark some editors write
     stripped = text.strip()
     if not stripped:
         return []
     if stripped[0] in "{[":
         return read_json(text)
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
-    if all(KEEN_ID.fullmatch(line) for line in lines):
-        puzzles = []
-        for number, game_id in enumerate(lines, 1):
-            try:
-                puzzles.append(read_keen(game_id))
-            except PuzzleError as exc:
-                raise PuzzleError(f"line {number}: {exc}" if len(lines) > 1 else str(exc)) from None
-        return puzzles
-    shown = lines[0] if len(lines[0]) <= 40 else lines[0][:37] + "..."
-    raise PuzzleError(f"neither JSON nor a Keen game ID: {shown!r}")
+    lines = [(n, line.strip()) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+    where = "line {}: " if len(lines) > 1 else ""
+    puzzles = []
+    for number, line in lines:
+        if KEEN_SEED.fullmatch(line):
+            raise PuzzleError(f"{where.format(number)}{line!r} is a Keen random seed; give its game ID instead")
+        if not KEEN_ID.fullmatch(line):
+            shown = line if len(line) <= 40 else line[:37] + "..."
+            raise PuzzleError(f"{where.format(number)}neither JSON nor a Keen game ID: {shown!r}")
+        try:
+            puzzles.append(read_keen(line))
+        except PuzzleError as exc:
+            raise PuzzleError(f"{where.format(number)}{exc}") from None
+    return puzzles
