@@ -26,8 +26,12 @@ def test_generated_puzzle_grades_at_its_level(size, level):
         assert solve.solved and solve.grid == puzzle.solution
         if tier > 1:
             assert not human_solve(puzzle, max_tier=tier - 1).solved
+        steps = human_solve(puzzle).steps
+        for step in steps:
+            assert all(puzzle.solution[r][c] not in ds for (r, c), ds in step.removes.items())
+            assert all(puzzle.solution[r][c] == d for (r, c), d in step.sets.items())
         if tier < 5:
-            assert all(step.technique != "trial" for step in human_solve(puzzle).steps)
+            assert all(step.technique != "trial" for step in steps)
 
 
 @pytest.mark.parametrize("level", ["hard", "extreme"])

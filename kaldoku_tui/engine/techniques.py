@@ -212,7 +212,7 @@ def make(
         technique=technique,
         tier=tier,
         name=NAMES[technique],
-        summary=f"{where}: {effects}",
+        summary=f"{where}: {effects}" if where else effects,
         explanation=f"{reason}, so {effects}.",
         sets=set_cells,
         removes=removed,
@@ -256,7 +256,7 @@ def seen_digit(m: Marks) -> Iterator[Step]:
         hit = [j for j in lay.peers[i] if not m.placed[j] and m.cand[j] >> d & 1]
         if hit:
             yield make(
-                "seen_digit", 1, cell_name(lay.cell(i)),
+                "seen_digit", 1, "",
                 f"{cell_name(lay.cell(i))} holds {d}, and a digit appears once in each row and column",
                 m, removes={j: bit(d) for j in hit}, cells=[i], lines=lay.lines_of[i],
             )
@@ -268,7 +268,7 @@ def single_cage(m: Marks) -> Iterator[Step]:
         i = lay.cage_cells[k][0]
         if cage.op == "=" and not m.placed[i]:
             yield make(
-                "single_cage", 1, cell_name(cage.anchor),
+                "single_cage", 1, "",
                 f"The cage at {cell_name(cage.anchor)} has one cell and the clue {cage.target}", m,
                 sets={i: cage.target}, cells=[i], cages=[k],
             )
@@ -294,7 +294,7 @@ def naked_single(m: Marks) -> Iterator[Step]:
             reason = f"The other digits are placed already ({'; '.join(parts)}): {name} can only be {d}"
         else:
             reason = f"Every digit but {d} is ruled out in {name}"
-        yield make("naked_single", 1, name, reason, m, sets={i: d}, cells=[i], lines=(row, col))
+        yield make("naked_single", 1, "", reason, m, sets={i: d}, cells=[i], lines=(row, col))
 
 
 def hidden_single(m: Marks) -> Iterator[Step]:
@@ -326,9 +326,10 @@ def cage_reason(m: Marks, k: int, found) -> str:
     cells = lay.cage_cells[k]
     full = lay.fillings(k)
     combos = say_combos(cage, found)
+    fit = "fit" if len({tuple(sorted(f)) for f in found}) > 1 else "fits"
     head = say_cage(cage)
     if len(found) == len(full):
-        return f"{head} can only be {combos}"
+        return f"{head} can only be {say_combos(cage, found, last='or')}"
     lost = _union(full) & ~_union(found)
     rows = {lay.lines_of[i][0] for i in cells}
     cols = {lay.lines_of[i][1] for i in cells}
@@ -342,8 +343,8 @@ def cage_reason(m: Marks, k: int, found) -> str:
         what = "that row" if lines[0] < lay.size else "that column"
         lost_digits = digits_of(lost)
         verb = "is" if len(lost_digits) == 1 else "are"
-        return f"{head}: {say_digits(lost_digits)} {verb} already in {what}, so only {combos} fit"
-    return f"{head}: with the digits still possible in its cells, only {combos} fit"
+        return f"{head}: {say_digits(lost_digits)} {verb} already in {what}, so only {combos} {fit}"
+    return f"{head}: with the digits still possible in its cells, only {combos} {fit}"
 
 
 def _union(found) -> int:
@@ -428,7 +429,7 @@ def cage_line(m: Marks) -> Iterator[Step]:
                 ds = digits_of(always)
                 word = "digit" if len(ds) == 1 else "digits"
                 reason = (f"{cage_reason(m, k, found)}; each puts {say_digits(ds)} in "
-                          f"{lay.line_name(line)} inside the cage: the {word} {say_digits(ds)} of "
+                          f"{lay.line_name(line)} inside the cage: the {say_digits(ds)} of "
                           f"{lay.line_name(line)} {'is' if len(ds) == 1 else 'are'} in this cage")
                 yield make("cage_line", 3, say_cage(lay.puzzle.cages[k]), reason, m,
                            removes=removes, cells=cells, cages=[k], lines=[line])
@@ -456,7 +457,7 @@ def subsets(size: int, hidden: bool) -> Technique:
                     if removes:
                         names = say_cells(lay.cell(i) for i in group)
                         reason = (f"In {lay.line_name(line)}, {names} hold only {say_digits(digits_of(union))} "
-                                  f"between them, so no other cell of the line holds these digits")
+                                  f"between them: those digits go there")
                         yield make(technique, 3, lay.line_name(line), reason, m,
                                    removes=removes, cells=group, lines=[line])
                 continue
@@ -473,8 +474,8 @@ def subsets(size: int, hidden: bool) -> Technique:
                 removes = {i: m.cand[i] & ~keep for i in spots if m.cand[i] & ~keep}
                 if removes:
                     names = say_cells(lay.cell(i) for i in spots)
-                    reason = (f"In {lay.line_name(line)}, {say_digits(ds)} fit only {names}, "
-                              f"so those cells hold nothing else")
+                    reason = (f"In {lay.line_name(line)}, {say_digits(ds)} fit only {names}: "
+                              f"those cells take them and hold nothing else")
                     yield make(technique, 3, lay.line_name(line), reason, m,
                                removes=removes, cells=spots, lines=[line])
 
@@ -556,19 +557,23 @@ def _line_total(m: Marks, op: str, lines: list[int], window: list[int], candidat
             removes.pop(i, None)
     if any(not p for p in possible):
         raise Contradiction(f"{say_cells(lay.cell(i) for i in rest)} could not make the rest of the line")
-    word, verb = ("sum", "add up to") if op == "+" else ("product", "multiply to")
-    names = join([lay.line_name(line) for line in lines])
-    whole = (f"{width}×{n * (n + 1) // 2} = {width * n * (n + 1) // 2}" if op == "+"
-             else f"{factorial(n)}" + (f"² = {factorial(n) ** 2}" if width == 2 else ""))
+    where = _say_lines(lay, lines)
+    if op == "+":
+        line_total = n * (n + 1) // 2
+        whole = f"add up to 2×{line_total} = {2 * line_total}" if width > 1 else f"adds up to {line_total}"
+    else:
+        whole = (f"multiply to ({n}!)² = {factorial(n) ** 2}" if width > 1
+                 else f"multiplies to {n}! = {factorial(n)}")
     labels = join([cages[k].label() for k in inside])
-    placed_note = f" and the placed digits {say_digits(placed_digits)}" if placed_digits else ""
+    cage_words = f"the cage {labels} lies" if len(inside) == 1 else f"the cages {labels} lie"
+    placed_note = f", and with the placed digits {say_digits(placed_digits)}" if placed_digits else ", which"
     remaining = say_cells(lay.cell(i) for i in rest)
-    reason = (f"{names[0].upper()}{names[1:]} {verb} {whole}; the cages {labels} lie wholly inside"
-              f"{placed_note}, so {remaining} {verb} {total}")
     if len(rest) == 1:
-        reason = reason.replace(" multiply to", " must be").replace(" add up to", " must be")
+        left = f"that leaves {total} for {remaining}"
+    else:
+        left = f"that leaves {remaining} to {'add up' if op == '+' else 'multiply'} to {total}"
+    reason = f"{where[0].upper()}{where[1:]} {whole}; {cage_words} wholly inside{placed_note} {left}"
     technique = "line_sum" if op == "+" else "line_product"
-    where = names
     return make(technique, 3, where, reason, m, sets=sets, removes=removes, cells=rest,
                 cages=inside, lines=lines)
 
@@ -625,8 +630,8 @@ def fish(size: int) -> Technique:
                     if removes:
                         own = _say_lines(lay, group)
                         other = _say_lines(lay, [cross + pos for pos in positions])
-                        reason = (f"In {own}, {d} fits only in {other}: those {size} {d}s fill "
-                                  f"{other}, leaving no {d} for their other cells")
+                        reason = (f"In {own}, {d} fits only in {other}: the {d}s of those "
+                                  f"{'rows' if base == 0 else 'columns'} are the {d}s of {other}")
                         cells = [lay.lines[line][pos] for line in group for pos in spots[line]]
                         yield make(technique, 4, f"{d} in {own}", reason, m, removes=removes, cells=cells,
                                    lines=list(group) + [cross + pos for pos in positions])
