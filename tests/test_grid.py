@@ -72,7 +72,8 @@ def screen_lines(app):
 
 def cell_text(grid, cell):
     region = grid.board_layout.cell_region(cell)
-    return [grid.board_line(y).text[region.x : region.right] for y in range(region.y, region.bottom)]
+    lines = [grid.board_line(y) for y in range(region.y, region.bottom)]
+    return [line.text[region.x : region.right] for line in lines]
 
 
 def label_text(grid, cell):
@@ -239,7 +240,8 @@ async def test_marked_cells_and_the_paused_board():
         grid.marked = frozenset({(2, 2)})
         await pilot.pause()
         region = grid.board_layout.cell_region((2, 2))
-        assert all(seg.style.underline for seg in grid.board_line(region.y).crop(region.x, region.right))
+        inside = grid.board_line(region.y).crop(region.x, region.right)
+        assert all(segment.style.underline for segment in inside)
         grid.show_board = False
         await pilot.pause()
         assert not "".join(screen_lines(app)[1:-1]).strip(), "paused: the board is hidden"
@@ -251,17 +253,18 @@ async def test_marked_cells_and_the_paused_board():
 
 
 @pytest.mark.parametrize(
-    "cell, char", [((0, 0), "┏"), ((1, 1), "╈"), ((2, 2), "╊"), ((4, 4), "┛"), ((4, 1), "┷")]
+    "crossing, char",
+    [((0, 0), "┏"), ((1, 1), "╈"), ((2, 2), "╊"), ((4, 4), "┛"), ((4, 1), "┷"), ((2, 1), "╂")],
 )
-def test_junctions_follow_their_four_arms(cell, char):
+def test_junctions_follow_their_four_arms(crossing, char):
     frame = Frame.of(keen4(), ascii=False)
-    assert frame.junctions[cell[0]][cell[1]][0] == char
+    assert frame.junctions[crossing[0]][crossing[1]][0] == char
 
 
 def test_every_corner_tee_and_cross_of_light_and_heavy_arms_has_a_character():
     for arms in itertools.product(("", "light", "heavy"), repeat=4):
         up, right, down, left = map(bool, arms)
-        straight = (up, right, down, left) in ((True, False, True, False), (False, True, False, True))
+        straight = (up, right, down, left) in ((1, 0, 1, 0), (0, 1, 0, 1))
         if sum((up, right, down, left)) >= 2 and not straight:
             assert arms in BOX, arms
     assert BOX[("heavy", "light", "heavy", "light")] == "╂"

@@ -101,7 +101,7 @@ class Board:
         return self._apply({cell: (0, NO_NOTES)})
 
     def toggle_note(self, cell: Cell, digit: int) -> bool:
-        """Add or remove the pencil note `digit` in `cell`; a cell holding a digit takes no notes."""
+        """Add or remove the pencil note `digit` in `cell`; a filled cell takes no notes."""
         self._check(cell, digit)
         if self.digit(cell):
             return False

@@ -55,7 +55,7 @@ def _box_characters() -> dict[tuple[str, str, str, str], str]:
         char = chr(code)
         arms: dict[str, str] = {}
         parts = unicodedata.name(char).removeprefix("BOX DRAWINGS ").split(" AND ")
-        weights = [next((w for w in part.split() if w in ("LIGHT", "HEAVY")), None) for part in parts]
+        weights = [next((w for w in part.split() if w in ("LIGHT", "HEAVY")), "") for part in parts]
         for part, weight in zip(parts, weights):
             weight = weight or next(w for w in weights if w)
             for word in part.split():
@@ -76,11 +76,13 @@ class Frame:
     junctions: tuple[tuple[tuple[str, bool], ...], ...]
     """At each crossing (i, j), 0 <= i, j <= N: its character and whether it touches a wall."""
     across: tuple[tuple[bool, ...], ...]
-    """across[i][c]: whether the line above row i (below row N-1 when i = N) in column c is a wall."""
+    """across[i][c]: whether the line above row i in column c is a wall (i = N: the bottom)."""
     down: tuple[tuple[bool, ...], ...]
-    """down[r][j]: whether the line left of column j (right of column N-1 when j = N) in row r is a wall."""
-    chars: dict[str, str]
-    """The line characters: "-" and "=" across, "|" and "#" down (light and heavy)."""
+    """down[r][j]: whether the line left of column j in row r is a wall (j = N: the right)."""
+    across_chars: tuple[str, str]
+    """The characters of a light and of a heavy line across."""
+    down_chars: tuple[str, str]
+    """The characters of a light and of a heavy line down."""
 
     @classmethod
     def of(cls, puzzle: Puzzle, ascii: bool) -> Frame:
@@ -109,10 +111,8 @@ class Frame:
                 row.append((char, any(arms)))
             junctions.append(tuple(row))
         if ascii:
-            chars = {"-": "-", "=": "=", "|": ":", "#": "|"}
-        else:
-            chars = {"-": "─", "=": "━", "|": "│", "#": "┃"}
-        return cls(tuple(junctions), across, down, chars)
+            return cls(tuple(junctions), across, down, ("-", "="), (":", "|"))
+        return cls(tuple(junctions), across, down, ("─", "━"), ("│", "┃"))
 
 
 @dataclass(frozen=True)
@@ -382,14 +382,18 @@ class KenKenGrid(Widget, can_focus=True):
         """Repaint just the cells and labels whose look changed."""
         looks, label_states = self.compute_looks()
         layout = self.board_layout
+        self.lines.clear()
         if layout is not None and self.show_board:
-            regions = [layout.cell_region(cell) for cell, look in looks.items() if look != self.looks.get(cell)]
+            regions = [
+                layout.cell_region(cell)
+                for cell, look in looks.items()
+                if look != self.looks.get(cell)
+            ]
             regions += [
                 layout.label_region(anchor)
                 for anchor, state in label_states.items()
                 if state != self.label_states.get(anchor)
             ]
-            self.lines.clear()
             for region in regions:
                 band = self.bands[(region.x - layout.left - 1) // (layout.cell_width + 1)]
                 band.refresh(region.translate((-band.left, -band.top)))
@@ -507,7 +511,7 @@ class KenKenGrid(Widget, can_focus=True):
             if j == self.board.size:
                 break
             heavy = frame.across[i][j]
-            run = (frame.chars["="] if heavy else frame.chars["-"]) * layout.cell_width
+            run = frame.across_chars[heavy] * layout.cell_width
             label = self.labels.get((i, j))
             if label is None:
                 segments.append(Segment(run, wall if heavy else line))
@@ -529,7 +533,7 @@ class KenKenGrid(Widget, can_focus=True):
         wall, line = self.style_of("grid--wall"), self.style_of("grid--line")
         segments = []
         for j, heavy in enumerate(frame.down[r]):
-            segments.append(Segment(frame.chars["#"] if heavy else frame.chars["|"], wall if heavy else line))
+            segments.append(Segment(frame.down_chars[heavy], wall if heavy else line))
             if j < self.board.size:
                 segments += self.cell_segments(self.looks[(r, j)], k, layout)
         return segments
