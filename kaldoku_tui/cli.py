@@ -129,13 +129,13 @@ def read_puzzle_arg(arg: str | None) -> list[Puzzle]:
             raise UsageError(f"cannot read {arg}: {getattr(exc, 'strerror', None) or exc}") from None
         source = arg
     elif KEEN_ID.match(arg):
-        text, source = arg, "the game ID"
+        text, source = arg, None
     else:
         raise UsageError(f"no such file, and not a Keen game ID: {arg}")
     try:
         puzzles = read_puzzles(text)
     except PuzzleError as exc:
-        raise UsageError(f"{source}: {exc}") from None
+        raise UsageError(f"{source}: {exc}" if source else str(exc)) from None
     if not puzzles:
         raise UsageError(f"{source}: no puzzle found")
     return puzzles
