@@ -8,7 +8,7 @@ from textual.widgets import Footer, Header
 
 from kaldoku_tui.engine.board import Board
 from kaldoku_tui.engine.puzzle import Cage, Puzzle, combine
-from kaldoku_tui.widgets.grid import BOX, GRID_CSS, Frame, KenKenGrid
+from kaldoku_tui.widgets.grid import BOX, GRID_CSS, Frame, KenKenGrid, fit_layout
 
 SOLUTION = ((1, 2, 3, 4), (4, 1, 2, 3), (3, 4, 1, 2), (2, 3, 4, 1))
 
@@ -183,7 +183,7 @@ async def test_too_small_says_what_it_needs_and_reflows_on_resize():
         grid = app.query_one(KenKenGrid)
         text = "\n".join(screen_lines(app))
         assert "Terminal too small" in text
-        assert "need 46×21, have 40×12" in text
+        assert "need 37×21, have 40×12" in text, "9 cells of 3 columns + 10 lines; 19 rows + header, footer"
         await pilot.resize_terminal(80, 24)
         await pilot.pause()
         text = "\n".join(screen_lines(app))
@@ -250,6 +250,24 @@ async def test_marked_cells_and_the_paused_board():
         grid.show_board = True
         await pilot.pause()
         assert "┏" in "".join(screen_lines(app))
+
+
+@pytest.mark.parametrize(
+    "size, label_width, area, cell",
+    [
+        (4, 3, (200, 60), (11, 5)),  # roomy: big cells, notes 3×3
+        (4, 3, (80, 22), (7, 3)),
+        (9, 3, (80, 22), (7, 1)),  # 9×9 in 80×24 less header and footer
+        (9, 5, (80, 22), (7, 1)),  # "3024×" and its state glyph
+        (9, 7, (80, 22), (7, 1)),  # a 7-character clue: no room left for the glyph
+        (9, 3, (36, 22), None),
+    ],
+)
+def test_cells_shrink_to_fit(size, label_width, area, cell):
+    layout = fit_layout(size, label_width, *area)
+    assert (layout.cell_width, layout.cell_height) == cell if cell else layout is None
+    if layout:
+        assert layout.left + layout.width <= area[0] and layout.top + layout.height <= area[1]
 
 
 @pytest.mark.parametrize(

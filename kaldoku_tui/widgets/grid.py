@@ -11,7 +11,7 @@ characters, not the line up to it.
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import NamedTuple
 
@@ -157,29 +157,26 @@ class Layout:
         return None
 
 
-def fit_layout(size: int, label_width: int, width: int, height: int) -> Layout | None:
-    """The largest cells that fit a `width`×`height` area, centred; None when nothing fits.
+def layouts(size: int, label_width: int) -> list[Layout]:
+    """The boards to try, largest first, placed at (0, 0).
 
     Labels sit in the line above their cell, so cells are at least as wide as the
-    longest label plus its state glyph.
+    longest label plus its state glyph; last comes room for the label alone (a
+    six-cell × cage can have a seven-digit clue), where the state shows by style only.
     """
-    for cell_width, cell_height in CELL_SIZES:
-        layout = Layout(size, max(cell_width, label_width + 1), cell_height, 0, 0)
+    sizes = [(max(width, label_width + 1), height) for width, height in CELL_SIZES]
+    sizes.append((max(CELL_SIZES[-1][0], label_width), 1))
+    return [Layout(size, width, height, 0, 0) for width, height in sizes]
+
+
+def fit_layout(size: int, label_width: int, width: int, height: int) -> Layout | None:
+    """The largest board that fits a `width`×`height` area, centred; None when none does."""
+    for layout in layouts(size, label_width):
         if layout.width <= width and layout.height <= height:
-            return Layout(
-                size,
-                layout.cell_width,
-                cell_height,
-                (width - layout.width) // 2,
-                (height - layout.height) // 2,
+            return replace(
+                layout, left=(width - layout.width) // 2, top=(height - layout.height) // 2
             )
     return None
-
-
-def smallest_layout(size: int, label_width: int) -> Layout:
-    """The most compact board: what the widget needs at least."""
-    cell_width, cell_height = CELL_SIZES[-1]
-    return Layout(size, max(cell_width, label_width + 1), cell_height, 0, 0)
 
 
 class Look(NamedTuple):
@@ -475,7 +472,7 @@ class KenKenGrid(Widget, can_focus=True):
     def message_line(self, y: int) -> Strip:
         """A line of the "too small" message, centred."""
         width, height = self.size
-        need = smallest_layout(self.board.size, self.label_width)
+        need = layouts(self.board.size, self.label_width)[-1]
         screen = self.app.size
         extra_w, extra_h = screen.width - width, screen.height - height
         times = self.glyphs["times"]
@@ -518,7 +515,8 @@ class KenKenGrid(Widget, can_focus=True):
                 continue
             state = self.label_states.get((i, j), "")
             lead = 1 if layout.cell_width >= self.label_width + 2 else 0
-            text = label + (self.glyphs[state] if state else "")
+            glyph = self.glyphs[state] if state and len(label) < layout.cell_width else ""
+            text = label + glyph
             classes = ["grid--label"] + ([f"grid--cage-{state}"] if state else [])
             segments += [
                 Segment(run[:lead], wall),
