@@ -203,6 +203,23 @@ async def test_ascii_mode_draws_pure_ascii():
         assert "|" in text and ":" in text and "-" in text and "1!" in text
 
 
+async def test_set_board_and_refresh_board_after_a_reveal():
+    app = GridApp(keen4())
+    async with app.run_test(size=(80, 24)) as pilot:
+        grid = app.query_one(KenKenGrid)
+        await pilot.press("down", "down", "down", "right", "right", "right")
+        grid.set_board(Board(nine()))
+        await pilot.pause()
+        assert grid.board_layout.cell_height == 1
+        assert sum(band.display for band in grid.bands) == 9
+        assert grid.cursor == (3, 3)
+        grid.board.reveal()
+        grid.refresh_board()
+        await pilot.pause()
+        row = screen_lines(app)[1 + grid.board_layout.cell_region((0, 0)).y]
+        assert row.split()[1::2] == list("123456789")
+
+
 async def test_clicking_a_cell_selects_it():
     app = GridApp(keen4())
     async with app.run_test(size=(80, 24)) as pilot:
