@@ -220,6 +220,21 @@ async def test_set_board_and_refresh_board_after_a_reveal():
         assert row.split()[1::2] == list("123456789")
 
 
+async def test_a_new_theme_repaints_in_its_colours():
+    app = GridApp(keen4())
+    async with app.run_test(size=(80, 24)) as pilot:
+        grid = app.query_one(KenKenGrid)
+        await pilot.pause()
+        band = grid.bands[0]
+        y = grid.board_layout.cell_region((0, 0)).y - band.top
+        dark = band.render_line(y)
+        app.theme = "textual-light"
+        await pilot.pause()
+        light = band.render_line(y)
+        assert dark.text == light.text
+        assert [seg.style.bgcolor for seg in dark] != [seg.style.bgcolor for seg in light]
+
+
 async def test_clicking_a_cell_selects_it():
     app = GridApp(keen4())
     async with app.run_test(size=(80, 24)) as pilot:

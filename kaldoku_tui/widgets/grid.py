@@ -433,11 +433,10 @@ class KenKenGrid(Widget, can_focus=True):
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
-        # A new theme or class: the lines drawn so far have the old colours.
-        if hasattr(self, "bands"):
-            self.lines.clear()
-            for band in self.bands:
-                band.refresh()
+        # A new theme, or focus gained or lost: the lines drawn so far have the old colours.
+        self.lines.clear()
+        for band in self.bands:
+            band.refresh()
 
     def render_line(self, y: int) -> Strip:
         if not self.show_board:
