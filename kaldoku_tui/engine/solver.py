@@ -159,6 +159,8 @@ def _narrow_cage(layout: _Layout, k: int, values: Values, options: Options, chan
         if prod(m.bit_count() for m in masks) > LIST_LIMIT:
             return _bound_cage(layout.cages[k], cells, values, changed)
         table = options[k] = _list_fillings(layout, k, masks)
+        if not table:
+            return False
     unions = _unions(table)
     narrowed = False
     for pos, i in enumerate(cells):

@@ -1,0 +1,171 @@
+"""The solver against known puzzles and a brute-force counter written here."""
+
+import random
+from itertools import permutations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kaldoku_tui.engine.cages import make_cages, random_blocks
+from kaldoku_tui.engine.fillings import can_fill
+from kaldoku_tui.engine.latin import random_latin_square
+from kaldoku_tui.engine.puzzle import Cage, Puzzle, to_grid
+from kaldoku_tui.engine.solver import candidates, count_solutions, solve
+
+# formats.md's worked Keen example and its only solution.
+KEEN = Puzzle(
+    4,
+    (
+        Cage(((0, 0), (0, 1)), "/", 2),
+        Cage(((0, 2), (0, 3)), "*", 12),
+        Cage(((1, 0), (2, 0)), "-", 1),
+        Cage(((1, 1), (2, 1)), "+", 5),
+        Cage(((1, 2), (1, 3)), "-", 1),
+        Cage(((2, 2), (3, 2)), "*", 4),
+        Cage(((2, 3), (3, 3)), "/", 2),
+        Cage(((3, 0), (3, 1)), "+", 5),
+    ),
+)
+KEEN_SOLUTION = to_grid(["1234", "4123", "3412", "2341"])
+
+
+def every_cell(n):
+    return tuple((r, c) for r in range(n) for c in range(n))
+
+
+def latin_squares(n):
+    """Every latin square of order n, by rows that are permutations."""
+    rows = list(permutations(range(1, n + 1)))
+
+    def extend(square):
+        if len(square) == n:
+            yield to_grid(square)
+            return
+        for row in rows:
+            if all(row[c] != above[c] for above in square for c in range(n)):
+                yield from extend(square + [row])
+
+    yield from extend([])
+
+
+def brute_force(puzzle):
+    """Every solution, by trying every latin square (small boards only)."""
+    return [
+        grid
+        for grid in latin_squares(puzzle.size)
+        if all(cage.fits([grid[r][c] for r, c in cage.cells]) for cage in puzzle.cages)
+    ]
+
+
+def is_solution(puzzle, grid):
+    n = puzzle.size
+    digits = set(range(1, n + 1))
+    return (
+        all(set(row) == digits for row in grid)
+        and all({grid[r][c] for r in range(n)} == digits for c in range(n))
+        and all(cage.fits([grid[r][c] for r, c in cage.cells]) for cage in puzzle.cages)
+    )
+
+
+def test_unique_puzzle_has_its_one_solution():
+    assert solve(KEEN) == [KEEN_SOLUTION]
+    assert solve(KEEN, limit=10) == [KEEN_SOLUTION]
+    assert count_solutions(KEEN) == 1
+
+
+def test_puzzle_without_solution():
+    # Each clue can be met alone, but both 1s would share the top row.
+    cages = [Cage(((0, 0),), "=", 1), Cage(((0, 1),), "=", 1)]
+    cages.append(Cage(tuple(c for c in every_cell(3) if c not in ((0, 0), (0, 1))), "+", 15))
+    puzzle = Puzzle(3, tuple(cages))
+    assert solve(puzzle) == []
+    assert count_solutions(puzzle) == 0
+
+
+def test_keen_puzzle_with_a_changed_clue_has_no_solution():
+    cages = [Cage(c.cells, c.op, 3) if c.op == "-" and c.anchor == (1, 0) else c for c in KEEN.cages]
+    puzzle = Puzzle(4, tuple(cages))
+    assert brute_force(puzzle) == []
+    assert solve(puzzle) == []
+
+
+def test_several_solutions_are_all_found_and_all_different():
+    # One cage over the whole 3×3 board: all 12 latin squares fit.
+    puzzle = Puzzle(3, (Cage(every_cell(3), "+", 18),))
+    assert count_solutions(puzzle) == 2
+    found = solve(puzzle, limit=100)
+    assert len(found) == 12
+    assert sorted(found) == sorted(latin_squares(3))
+
+
+def test_limit_caps_the_solutions_returned():
+    puzzle = Puzzle(4, tuple(Cage(tuple((r, c) for c in range(4)), "+", 10) for r in range(4)))
+    assert len(solve(puzzle, limit=2)) == 2
+    assert count_solutions(puzzle, limit=1000) == 576
+    assert all(is_solution(puzzle, grid) for grid in solve(puzzle, limit=5))
+
+
+def test_huge_cages_fall_back_to_bounds():
+    n = 9
+    whole_sum = Puzzle(n, (Cage(every_cell(n), "+", n * n * (n + 1) // 2),))
+    found = solve(whole_sum, limit=2)
+    assert len(found) == 2 and all(is_solution(whole_sum, grid) for grid in found)
+    whole_product = Puzzle(n, (Cage(every_cell(n), "*", 362880**n),))
+    assert count_solutions(whole_product) == 2
+
+
+def test_huge_cage_beside_small_ones_is_solved_exactly():
+    # 4×4 boards whose top half is one + cage, too big for a filling table.
+    for seed in range(5):
+        rng = random.Random(seed)
+        solution = random_latin_square(4, rng)
+        small = [c for c in make_cages(random_blocks(4, rng), solution, rng) if c.anchor[0] >= 2]
+        taken = {cell for cage in small for cell in cage.cells}
+        top = tuple(c for c in every_cell(4) if c not in taken)
+        big = Cage(top, "+", sum(solution[r][c] for r, c in top))
+        puzzle = Puzzle(4, (big, *small))
+        assert len(top) > 6
+        assert sorted(solve(puzzle, limit=1000)) == sorted(brute_force(puzzle))
+
+
+def test_candidates_follow_the_placed_digits():
+    free = candidates(KEEN)
+    assert free is not None
+    assert all(KEEN_SOLUTION[r][c] in digits for (r, c), digits in free.items())
+    # 12× in a row of 1..4 is 3·4: the top-right pair keeps only 3 and 4.
+    assert set(free[(0, 2)]) <= {3, 4}
+    placed = candidates(KEEN, KEEN_SOLUTION)
+    assert placed == {(r, c): (KEEN_SOLUTION[r][c],) for r in range(4) for c in range(4)}
+
+
+def test_candidates_of_a_contradiction_are_none():
+    wrong = [[0] * 4 for _ in range(4)]
+    wrong[0][0] = wrong[0][3] = 1
+    assert candidates(KEEN, to_grid(wrong)) is None
+    bad_clue = [[0] * 4 for _ in range(4)]
+    bad_clue[0][0] = 3  # the ÷2 pair cannot hold a 3
+    assert candidates(KEEN, to_grid(bad_clue)) is None
+
+
+@st.composite
+def small_puzzles(draw):
+    """Random 3×3 and 4×4 cagings, with clues from a latin square, some then altered."""
+    size = draw(st.integers(3, 4))
+    rng = random.Random(draw(st.integers(0, 2**32)))
+    solution = random_latin_square(size, rng)
+    ops = draw(st.sampled_from(["all", "addmul", "mul"]))
+    cages = make_cages(random_blocks(size, rng), solution, rng, ops)
+    if draw(st.booleans()):
+        k = draw(st.integers(0, len(cages) - 1))
+        altered = Cage(cages[k].cells, cages[k].op, draw(st.integers(1, 24)))
+        if can_fill(size, altered):
+            cages[k] = altered
+    return Puzzle(size, tuple(cages))
+
+
+@settings(max_examples=60, deadline=None)
+@given(small_puzzles())
+def test_solver_agrees_with_brute_force(puzzle):
+    expected = brute_force(puzzle)
+    assert sorted(solve(puzzle, limit=1000)) == sorted(expected)
+    assert count_solutions(puzzle) == min(len(expected), 2)
