@@ -159,3 +159,9 @@ def test_damaged_saves_give_a_clear_error(board):
     data["undo"] = [[[0, 0, 0, [], 1]]]
     with pytest.raises(PuzzleError, match="damaged"):
         Board.from_dict(data)
+    data = board.to_dict()
+    data["notes"] = [[0, 0, [True]]]
+    with pytest.raises(PuzzleError, match="not a whole number"):
+        Board.from_dict(data)
+    with pytest.raises(PuzzleError, match="JSON object"):
+        Board.from_dict([])

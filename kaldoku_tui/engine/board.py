@@ -209,7 +209,7 @@ class Board:
                 for c, digit in enumerate(row):
                     board._write([((r, c), (_digit(board, digit, allow_blank=True), NO_NOTES))])
             for r, c, notes in data.get("notes", []):
-                cell = (int(r), int(c))
+                cell = (_whole(r), _whole(c))
                 board._check(cell)
                 board._write([(cell, (board.digit(cell), _notes(board, notes)))])
             board._undo = [_change_from_list(board, item) for item in data.get("undo", [])]
@@ -229,7 +229,7 @@ def _change_to_list(change: Change) -> list[list[Any]]:
 def _change_from_list(board: Board, items: Iterable[Any]) -> Change:
     change = []
     for r, c, old, old_notes, new, new_notes in items:
-        cell = (int(r), int(c))
+        cell = (_whole(r), _whole(c))
         board._check(cell)
         change.append(
             Edit(
@@ -243,8 +243,14 @@ def _change_from_list(board: Board, items: Iterable[Any]) -> Change:
     return tuple(change)
 
 
+def _whole(value: Any) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError(f"{value!r} is not a whole number")
+    return value
+
+
 def _digit(board: Board, value: Any, *, allow_blank: bool = False) -> int:
-    digit = int(value)
+    digit = _whole(value)
     if not (1 <= digit <= board.size or (allow_blank and digit == 0)):
         raise ValueError(f"digit {digit} is not in 1..{board.size}")
     return digit
