@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
+from kaldoku_tui.engine.formats import puzzle_from_dict, puzzle_to_dict
 from kaldoku_tui.engine.puzzle import Cell, Grid, Puzzle, PuzzleError
 
 Notes = frozenset[int]
@@ -179,8 +180,6 @@ class Board:
 
     def to_dict(self) -> dict[str, Any]:
         """The board as JSON-able data: puzzle, digits, notes and the undo/redo history."""
-        from kaldoku_tui.engine.formats import puzzle_to_dict
-
         return {
             "puzzle": puzzle_to_dict(self.puzzle),
             "digits": [list(row) for row in self._digits],
@@ -193,8 +192,6 @@ class Board:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Board:
         """The board `to_dict` gave; raises PuzzleError on data that does not fit."""
-        from kaldoku_tui.engine.formats import puzzle_from_dict
-
         if not isinstance(data, Mapping):
             raise PuzzleError("a saved board must be a JSON object")
         board = cls(puzzle_from_dict(data.get("puzzle")))
@@ -220,9 +217,10 @@ class Board:
 
 
 def _change_to_list(change: Change) -> list[list[Any]]:
+    """Each edit as [row, column, digit before, notes before, digit after, notes after]."""
     return [
-        [r, c, before[0], sorted(before[1]), after[0], sorted(after[1])]
-        for (r, c), before, after in ((e.cell, e.before, e.after) for e in change)
+        [*edit.cell, edit.before[0], sorted(edit.before[1]), edit.after[0], sorted(edit.after[1])]
+        for edit in change
     ]
 
 
