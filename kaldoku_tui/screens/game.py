@@ -1,0 +1,309 @@
+"""The game screen: header with the timer, the board, a status line and the footer.
+
+It owns the game around the board: the clock, the help counted, saving after every
+change, the win, and the new-game, restart, check and reveal actions.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Static
+from textual.worker import get_current_worker
+
+from kaldoku_tui.bank import GameKind, make_puzzle
+from kaldoku_tui.engine.board import Board
+from kaldoku_tui.engine.check import is_solved, mistakes
+from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError
+from kaldoku_tui.screens.dialogs import ConfirmDialog, NewGameDialog
+from kaldoku_tui.screens.help import HelpScreen, grid_bindings
+from kaldoku_tui.screens.win import WinScreen
+from kaldoku_tui.widgets.grid import KenKenGrid
+
+if TYPE_CHECKING:
+    from kaldoku_tui.app import KaldokuApp
+
+SAVE_EVERY = 10.0
+"""Seconds of play between saves of the clock when the board does not change."""
+
+NO_HELP = {"checks": 0, "reveals": 0, "hints": 0}
+
+
+def clock(seconds: float) -> str:
+    """Elapsed time as m:ss, or h:mm:ss from an hour on."""
+    minutes, secs = divmod(int(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"
+
+
+def help_summary(help_used: dict[str, int]) -> str:
+    """The help used, in words: 'no help', '2 checks, 1 reveal'."""
+    words = [
+        f"{n} {what if n == 1 else what + 's'}"
+        for what, n in (("check", help_used["checks"]), ("hint", help_used["hints"]),
+                        ("reveal", help_used["reveals"]))
+        if n
+    ]
+    return ", ".join(words) or "no help"
+
+
+class GameScreen(Screen):
+    """One game of KenKen at a time."""
+
+    app: KaldokuApp
+
+    BINDINGS = [
+        Binding("g", "new_game", "New", tooltip="new game: choose size, operators and difficulty"),
+        Binding("X", "restart", "Restart", show=False,
+                tooltip="restart this puzzle from an empty board (asks first)"),
+        Binding("c", "check", "Check",
+                tooltip="check so far: mark the digits that differ from the solution (help)"),
+        Binding("v", "reveal", "Reveal", show=False,
+                tooltip="reveal the solution: give up (asks first)"),
+        Binding("p", "pause", "Pause", tooltip="pause: hide the board, stop the clock; again to go on"),
+        Binding("question_mark,f1", "help", "Help", tooltip="this help"),
+        Binding("q", "quit", "Quit", tooltip="quit (the game is saved)"),
+    ]
+
+    def __init__(
+        self,
+        board: Board,
+        kind: GameKind,
+        *,
+        elapsed: float = 0.0,
+        help_used: dict[str, int] | None = None,
+        notice: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.board = board
+        self.kind = kind
+        self.elapsed_before = elapsed
+        """Seconds played before the clock last started."""
+        self.started: float | None = None
+        """When the clock last started (monotonic), None while it is stopped."""
+        self.help_used = dict(NO_HELP, **(help_used or {}))
+        self.finished = False
+        """Won or revealed: the board no longer counts or saves."""
+        self.message = notice or ""
+        self.saved_at = elapsed
+
+    # Building and the clock.
+
+    def compose(self) -> ComposeResult:
+        yield Header(show_clock=False, icon="")
+        yield KenKenGrid(self.board, ascii=self.app.ascii, id="grid")
+        yield Static(id="status", markup=False)
+        yield Footer()
+
+    @property
+    def grid(self) -> KenKenGrid:
+        return self.query_one(KenKenGrid)
+
+    @property
+    def paused(self) -> bool:
+        return not self.grid.show_board
+
+    def on_mount(self) -> None:
+        self.watch(self.grid, "notes_mode", lambda _: self.show_status(), init=False)
+        self.set_interval(1.0, self.tick)
+        self.start_clock()
+        self.show_status()
+        self.grid.focus()
+
+    def elapsed(self) -> float:
+        """Seconds played on this puzzle."""
+        running = time.monotonic() - self.started if self.started is not None else 0.0
+        return self.elapsed_before + running
+
+    def start_clock(self) -> None:
+        if self.started is None and not self.finished:
+            self.started = time.monotonic()
+        self.show_time()
+
+    def stop_clock(self) -> None:
+        self.elapsed_before = self.elapsed()
+        self.started = None
+        self.show_time()
+
+    def tick(self) -> None:
+        if self.started is None:
+            return
+        self.show_time()
+        if self.elapsed() - self.saved_at >= SAVE_EVERY:
+            self.save()
+
+    def show_time(self) -> None:
+        state = " (paused)" if self.started is None and not self.finished else ""
+        dot = "-" if self.app.ascii else "·"
+        self.sub_title = f"{self.kind.describe(self.app.ascii)} {dot} {clock(self.elapsed())}{state}"
+
+    def show_status(self, message: str | None = None) -> None:
+        """Show the notes mode and `message` (or keep the last one) on the status line."""
+        if message is not None:
+            self.message = message
+        notes = " NOTES ON " if self.grid.notes_mode else " notes off "
+        status = self.query_one("#status", Static)
+        status.set_class(self.grid.notes_mode, "-notes")
+        status.update(f"{notes}│ {self.message}")
+
+    # Saving.
+
+    def game_dict(self) -> dict[str, Any]:
+        return {"board": self.board.to_dict(), "elapsed": round(self.elapsed(), 1),
+                "help": dict(self.help_used)}
+
+    def save(self) -> None:
+        """Save the game in progress (not one that is over)."""
+        store = self.app.store
+        if store is None or self.finished:
+            return
+        self.saved_at = self.elapsed()
+        notice = store.save_game(self.game_dict())
+        if notice:
+            self.show_status(notice)
+
+    def end_game(self) -> None:
+        """The game is over (won or given up): stop the clock and forget the save."""
+        self.finished = True
+        self.stop_clock()
+        if self.app.store is not None:
+            self.app.store.clear_game()
+
+    # The board.
+
+    def on_ken_ken_grid_board_changed(self, message: KenKenGrid.BoardChanged) -> None:
+        if self.finished:
+            return
+        self.grid.marked = frozenset()
+        if is_solved(self.board.puzzle, self.board.grid):
+            self.win()
+        else:
+            self.save()
+
+    def win(self) -> None:
+        self.end_game()
+        summary = f"{self.kind.describe(self.app.ascii)} in {clock(self.elapsed())}"
+        self.show_status(f"Solved in {clock(self.elapsed())}. g: new game")
+        self.app.push_screen(WinScreen(summary, f"Help used: {help_summary(self.help_used)}"),
+                             self.after_win)
+
+    def after_win(self, choice: str | None) -> None:
+        if choice == "new":
+            self.action_new_game()
+        elif choice == "quit":
+            self.app.exit()
+
+    # Actions.
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if self.paused and action in ("check", "reveal", "restart"):
+            return None
+        if self.finished and action in ("check", "reveal", "pause"):
+            return None
+        return True
+
+    def action_new_game(self) -> None:
+        self.app.push_screen(NewGameDialog(self.kind), self.start_kind)
+
+    def start_kind(self, kind: GameKind | None) -> None:
+        """Begin a game of `kind`: at once from the bank, else after generating one."""
+        if kind is None:
+            return
+        puzzle = self.app.bank.take(kind)
+        if puzzle is not None:
+            self.begin(kind, puzzle)
+        else:
+            self.show_status(f"Generating a {kind.describe(self.app.ascii)} puzzle…")
+            self.generate(kind)
+        self.app.refill_bank(kind)
+
+    @work(thread=True, exclusive=True, group="generate", exit_on_error=False)
+    def generate(self, kind: GameKind) -> None:
+        try:
+            puzzle = make_puzzle(kind)
+        except (PuzzleError, NotImplementedError) as error:
+            self.app.call_from_thread(self.show_status, f"Cannot make that puzzle: {error}")
+            return
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self.begin, kind, puzzle)
+
+    def begin(self, kind: GameKind, puzzle: Puzzle) -> None:
+        """Play `puzzle` from a clean board and a clock at zero."""
+        self.board = Board(puzzle)
+        self.kind = kind
+        self.finished = False
+        self.help_used = dict(NO_HELP)
+        self.elapsed_before, self.started, self.saved_at = 0.0, None, 0.0
+        grid = self.grid
+        grid.show_board = True
+        grid.set_board(self.board)
+        grid.focus()
+        self.start_clock()
+        self.save()
+        self.show_status(f"New {kind.describe(self.app.ascii)} puzzle.")
+        self.refresh_bindings()
+
+    def action_restart(self) -> None:
+        self.app.push_screen(ConfirmDialog("Restart this puzzle from an empty board?"),
+                             self.restart)
+
+    def restart(self, yes: bool | None) -> None:
+        if not yes:
+            return
+        self.board.restart()
+        self.finished = False
+        self.elapsed_before, self.started, self.saved_at = 0.0, None, 0.0
+        self.grid.marked = frozenset()
+        self.grid.refresh_board()
+        self.start_clock()
+        self.save()
+        self.show_status("Restarted (u undoes it).")
+        self.refresh_bindings()
+
+    def action_check(self) -> None:
+        wrong = mistakes(self.board.puzzle, self.board.grid)
+        self.help_used["checks"] += 1
+        self.grid.marked = frozenset(wrong)
+        if wrong:
+            self.show_status(f"{len(wrong)} digit{'s' if len(wrong) > 1 else ''} "
+                             "differ from the solution (marked).")
+        else:
+            self.show_status("No mistakes so far.")
+        self.save()
+
+    def action_reveal(self) -> None:
+        self.app.push_screen(ConfirmDialog("Give up and reveal the solution?"), self.reveal)
+
+    def reveal(self, yes: bool | None) -> None:
+        if not yes:
+            return
+        self.board.reveal()
+        self.help_used["reveals"] += 1
+        self.grid.marked = frozenset()
+        self.grid.refresh_board()
+        self.end_game()
+        self.show_status("Solution revealed. g: new game")
+        self.refresh_bindings()
+
+    def action_pause(self) -> None:
+        grid = self.grid
+        grid.show_board = not grid.show_board
+        if grid.show_board:
+            self.start_clock()
+            self.show_status("")
+        else:
+            self.stop_clock()
+            self.save()
+            self.show_status("Paused: the board is hidden. p to go on.")
+        self.refresh_bindings()
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen(self.app.key_sections()))
+
+    def action_quit(self) -> None:
+        self.app.exit()

@@ -1,0 +1,86 @@
+"""The help screen: every key of the game, read from the bindings themselves."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from kaldoku_tui.widgets.grid import KenKenGrid
+
+ABOUT = (
+    "Fill the grid so that each row and each column holds every digit once, and the "
+    "digits of each cage (heavy walls) make its number with its operation."
+)
+
+
+KEY_NAMES = {"question_mark": "?"}
+
+
+def key_names(binding: Binding) -> list[str]:
+    """The keys of a binding as a player reads them: 'up', 'ctrl+z', '?'."""
+    return [KEY_NAMES.get(key.strip(), key.strip()) for key in binding.key.split(",")]
+
+
+def key_table(sections: Iterable[tuple[str, Iterable[Binding]]]) -> str:
+    """The sections of keys as plain text, one line a key set; a key bound twice for
+    the two states of a mode (notes on, notes off) is listed once."""
+    lines = []
+    for title, bindings in sections:
+        lines += ["", title]
+        seen = set()
+        for binding in bindings:
+            what = (binding.key, binding.action.partition("(")[0])
+            if what not in seen:
+                seen.add(what)
+                lines.append(f"  {', '.join(key_names(binding)):<24} {describe(binding)}")
+    return "\n".join(lines)
+
+
+def describe(binding: Binding) -> str:
+    """What a key does, for the help screen."""
+    action = binding.action.partition("(")[0]
+    return binding.tooltip or HELP_TEXT.get(action) or binding.description or action
+
+
+HELP_TEXT = {
+    "notes_mode": "notes mode on/off (digits then toggle pencil marks)",
+    "fill_notes": "fill every empty cell's notes with the digits still possible",
+    "clear": "clear the cell",
+    "undo": "undo",
+    "redo": "redo",
+    "quit": "quit (the game is saved)",
+    "command_palette": "command palette: every action, and the themes",
+    "help_quit": "how to quit",
+}
+
+
+def grid_bindings() -> list[Binding]:
+    """The grid's bindings, with the nine digit keys folded into one line."""
+    bindings = [b for b in KenKenGrid.BINDINGS if not b.action.startswith("digit(")]
+    digits = Binding("1,2,3,4,5,6,7,8,9", "digit", "enter a digit (a note in notes mode)")
+    return [*bindings[:4], digits, *bindings[4:]]
+
+
+class HelpScreen(ModalScreen[None]):
+    """Every key, in sections; escape, q, ? or f1 closes it."""
+
+    BINDINGS = [Binding("escape,q,question_mark,f1", "close", "Close")]
+
+    def __init__(self, sections: list[tuple[str, list[Binding]]]) -> None:
+        super().__init__()
+        self.sections = sections
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(classes="dialog", id="help"):
+            yield Static("kaldoku — keys", classes="question")
+            yield Static(ABOUT)
+            yield Static(key_table(self.sections), id="keys", markup=False)
+            yield Static("\nEsc / q / ? / F1: close   ↑/↓: scroll", classes="keys")
+
+    def action_close(self) -> None:
+        self.dismiss(None)

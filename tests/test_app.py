@@ -1,0 +1,235 @@
+"""The game app, played through Textual's Pilot: every action of the game screen."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from kaldoku_tui.app import KaldokuApp, build_app
+from kaldoku_tui.bank import Bank, GameKind
+from kaldoku_tui.cli import game_parser, main
+from kaldoku_tui.engine.board import Board
+from kaldoku_tui.screens.dialogs import ConfirmDialog, NewGameDialog
+from kaldoku_tui.screens.help import HelpScreen, key_names
+from kaldoku_tui.screens.win import WinScreen
+from kaldoku_tui.storage import Store
+from kaldoku_tui.widgets.grid import KenKenGrid
+
+from conftest import EXAMPLE_ID, EXAMPLE_SOLUTION
+
+SIZE = (80, 24)
+
+
+def make_app(puzzle, tmp_path, bank=None, **kwargs) -> KaldokuApp:
+    """An app playing `puzzle` that saves in tmp_path; an empty bank unless given one."""
+    return KaldokuApp(Board(puzzle), store=Store(tmp_path), bank=bank or Bank(depth=0), **kwargs)
+
+
+def screen_text(app) -> str:
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
+def saved_board(tmp_path):
+    game, _ = Store(tmp_path).load_game()
+    return None if game is None else Board.from_dict(game["board"])
+
+
+async def test_move_and_enter_a_digit_saves_the_game(example, tmp_path):
+    app = make_app(example, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("right", "down", "3")
+        assert app.game.board.digit((1, 1)) == 3
+        assert isinstance(app.focused, KenKenGrid)
+    assert saved_board(tmp_path).digit((1, 1)) == 3
+
+
+async def test_new_game_dialog_by_keyboard(example, tmp_path):
+    app = make_app(example, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("g")
+        assert isinstance(app.screen, NewGameDialog)
+        await pilot.press("5", "tab", "right", "tab", "right", "enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.screen is app.game
+        assert app.game.kind == GameKind(5, "addmul", "easy")
+        assert app.game.board.size == 5
+        assert set(c.op for c in app.game.board.puzzle.cages) <= {"+", "*", "="}
+        assert app.game.board.puzzle.meta["difficulty"] == "easy"
+        assert "5×5" in app.game.sub_title
+
+
+async def test_new_game_dialog_cancels_with_q(example, tmp_path):
+    app = make_app(example, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("g", "7", "q")
+        assert app.screen is app.game
+        assert app.game.board.puzzle is example
+
+
+async def test_new_game_comes_from_the_bank_at_once(example, row_sums, tmp_path):
+    bank = Bank(depth=1)
+    bank.add(GameKind(3), row_sums)
+    app = make_app(example, tmp_path, bank=bank)
+    async with app.run_test(size=SIZE) as pilot:
+        app.workers.cancel_group(app, "bank")
+        await pilot.press("g", "3", "enter")
+        # No worker ran for this game: the bank's puzzle is on the board already.
+        assert app.game.board.puzzle is row_sums
+        assert "New 3×3" in app.game.message
+
+
+async def test_restart_asks_first(example, tmp_path):
+    app = make_app(example, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("1", "right", "2", "X")
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("n")
+        assert app.game.board.digit((0, 1)) == 2
+        await pilot.press("X", "y")
+        assert app.game.board.grid == ((0,) * 4,) * 4
+        await pilot.press("u")
+        assert app.game.board.digit((0, 1)) == 2
+
+
+async def test_check_so_far_marks_the_wrong_digits(example, tmp_path):
+    app = make_app(example, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("1", "right", "3", "c")  # r1c1 = 1 is right, r1c2 = 3 is wrong
+        assert app.query_one(KenKenGrid).marked == {(0, 1)}
+        assert app.game.help_used["checks"] == 1
+        assert "1 digit differ" in app.game.message
+    game, _ = Store(tmp_path).load_game()
+    assert game["help"]["checks"] == 1
+
+
+async def test_reveal_gives_up_and_forgets_the_save(example, tmp_path):
+    app = make_app(example, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("4")
+        assert saved_board(tmp_path) is not None
+        await pilot.press("v", "y")
+        assert app.game.board.grid == EXAMPLE_SOLUTION
+        assert app.game.finished and app.game.help_used["reveals"] == 1
+        assert not isinstance(app.screen, WinScreen)
+    assert saved_board(tmp_path) is None
+
+
+async def test_pause_hides_the_board_and_stops_the_keys(example, tmp_path):
+    app = make_app(example, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("2")
+        await pilot.press("p")
+        board_area = screen_text(app).splitlines()[1:-2]
+        assert not any(line.strip() for line in board_area)
+        assert "paused" in app.game.sub_title
+        await pilot.press("right", "3", "c")
+        assert app.game.board.digit((0, 1)) == 0
+        assert app.game.help_used["checks"] == 0
+        await pilot.press("p")
+        assert "┏" in screen_text(app)
+        assert "paused" not in app.game.sub_title
+
+
+async def test_win_by_a_filling_other_than_the_stored_one(row_sums, tmp_path):
+    other = ((1, 2, 3), (3, 1, 2), (2, 3, 1))
+    assert other != row_sums.solution
+    app = make_app(row_sums, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        for r, row in enumerate(other):
+            for c, digit in enumerate(row):
+                app.query_one(KenKenGrid).cursor = (r, c)
+                await pilot.press(str(digit))
+        await pilot.pause()
+        assert isinstance(app.screen, WinScreen)
+        assert "3×3" in str(app.screen.query_one("#win-time").render())
+        assert "no help" in str(app.screen.query_one("#win-help").render())
+        assert app.game.finished
+        await pilot.press("n")
+        assert app.screen is app.game
+    assert saved_board(tmp_path) is None
+
+
+async def test_help_lists_every_key(example, tmp_path):
+    app = make_app(example, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        text = str(app.screen.query_one("#keys").render())
+        bindings = [*KenKenGrid.BINDINGS, *app.game.BINDINGS, *app.BINDINGS]
+        for binding in bindings:
+            for key in key_names(binding):
+                assert f" {key}" in text or f"{key}," in text, key
+        assert "ctrl+p" in text
+        await pilot.press("q")
+        assert app.screen is app.game
+
+
+async def test_command_palette_has_the_actions_but_no_screenshot(example, tmp_path):
+    app = make_app(example, tmp_path)
+    async with app.run_test(size=SIZE):
+        titles = [command.title for command in app.get_system_commands(app.game)]
+        assert "Screenshot" not in titles
+        for title in ("New game", "Restart", "Check so far", "Reveal the solution", "Pause", "Theme"):
+            assert title in titles
+
+
+async def test_resume_the_saved_game(example, tmp_path, monkeypatch):
+    monkeypatch.setenv("KALDOKU_HOME", str(tmp_path))
+    board = Board(example)
+    board.place((2, 3), 2)
+    board.toggle_note((0, 0), 1)
+    Store(tmp_path).save_game({"board": board.to_dict(), "elapsed": 75.0, "help": {"checks": 2}})
+    app = build_app(game_parser().parse_args([]))
+    app.bank = Bank(depth=0)
+    async with app.run_test(size=SIZE) as pilot:
+        assert app.game.board.digit((2, 3)) == 2
+        assert app.game.board.notes((0, 0)) == {1}
+        assert app.game.help_used["checks"] == 2
+        assert "1:15" in app.game.sub_title
+        await pilot.press("u")
+        assert app.game.board.notes((0, 0)) == set()
+        await pilot.press("u")
+        assert app.game.board.digit((2, 3)) == 0
+
+
+async def test_a_damaged_save_is_set_aside_with_a_notice(tmp_path, monkeypatch):
+    monkeypatch.setenv("KALDOKU_HOME", str(tmp_path))
+    Store(tmp_path).save_game({"board": {"puzzle": "nonsense"}})
+    app = build_app(game_parser().parse_args(["--seed", "1"]))
+    assert app.game.board.size == 6
+    app = build_app(game_parser().parse_args([]))
+    assert app.game.message.startswith("The saved game.json was unusable")
+    assert list(tmp_path.glob("game.json.corrupt-*"))
+
+
+def test_a_keen_id_plays_with_its_solution_found(tmp_path, monkeypatch):
+    monkeypatch.setenv("KALDOKU_HOME", str(tmp_path))
+    app = build_app(game_parser().parse_args([EXAMPLE_ID]))
+    assert app.game.board.puzzle.solution == EXAMPLE_SOLUTION
+
+
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["--size", "4", EXAMPLE_ID], "not both"),
+        (["no-such-file.json"], "no such file"),
+        (["--size", "12"], "size must be 3 to 9"),
+        (["--size", "3", "--difficulty", "extreme"], "cannot be"),
+    ],
+)
+def test_bad_arguments_are_one_line_and_status_2(argv, words, tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("KALDOKU_HOME", str(tmp_path))
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert words in err and err.count("\n") == 1
+
+
+async def test_the_game_saves_the_clock_and_help(example, tmp_path):
+    app = make_app(example, tmp_path, elapsed=30.0, help_used={"hints": 1})
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("3")
+    game = json.loads((tmp_path / "game.json").read_text())["game"]
+    assert game["elapsed"] >= 30.0
+    assert game["help"] == {"checks": 0, "reveals": 0, "hints": 1}
