@@ -1,8 +1,9 @@
-"""A throwaway OpenSSH server on loopback and a tmux terminal to log in from, for end-to-end tests.
+"""Real terminals for end-to-end tests: a throwaway OpenSSH server and tmux.
 
 `SSHServer` runs /usr/sbin/sshd as a non-daemon child on a free 127.0.0.1 port with a fresh
 host key and one authorized test key, all in a temporary directory. `Terminal` is a detached
-tmux session of a fixed size on a private tmux socket: type keys, read the screen.
+tmux session of a fixed size on a private tmux socket: type keys, read the screen. The rest
+plays a known puzzle and reads what kaldoku saved.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import shlex
 import shutil
 import socket
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -135,3 +137,33 @@ class Terminal:
 
     def close(self) -> None:
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
+
+
+KALDOKU = str(Path(sys.executable).with_name("kaldoku"))
+KEEN_4 = "4:aa_a__a__a_a__a_a,d2m12s1a5s1m4d2a5"
+MOVES = ("1", "l", "2", "j", "n", "3", "n")
+"""r1c1 = 1, r1c2 = 2, a pencil note 3 in r2c2, notes mode off again."""
+MOVES_ON_SCREEN = "   1   │   2   ┃"
+"""The first row of KEEN_4 after MOVES, at 80×24."""
+
+
+def saved_board(home: Path) -> dict | None:
+    """The board saved in data directory `home`, if any."""
+    from kaldoku_tui.storage import Store
+
+    store = Store(home)
+    game, _ = store.load_game()
+    store.release()
+    return game and game["board"]
+
+
+def moves_saved(home: Path) -> bool:
+    board = saved_board(home)
+    return board is not None and board["digits"][0][:2] == [1, 2] and [1, 1, [3]] in board["notes"]
+
+
+def kaldoku_running(home: Path) -> bool:
+    """Whether a kaldoku process holds the lock of data directory `home`."""
+    probe = ("import sys; from kaldoku_tui.storage import Store; "
+             "sys.exit(1 if Store(sys.argv[1]).claim() else 0)")
+    return subprocess.run([sys.executable, "-c", probe, str(home)]).returncode == 1

@@ -3,15 +3,14 @@
 import os
 import shlex
 import shutil
-import sys
+import signal
 import tempfile
 from pathlib import Path
 
 import pytest
 
-from sshbox import SSHD, SSHServer, Terminal
-
-KALDOKU = str(Path(sys.executable).with_name("kaldoku"))
+from sshbox import (KALDOKU, KEEN_4, MOVES, MOVES_ON_SCREEN, SSHD, SSHServer, Terminal,
+                    kaldoku_running, saved_board, moves_saved, wait_for)
 
 if not os.path.exists(SSHD) and not os.environ.get("CI"):
     pytest.skip(f"OpenSSH server not installed here ({SSHD}); .ci/run installs it",
@@ -52,3 +51,28 @@ def test_kaldoku_runs_over_ssh(server, terminals, tmp_path):
     # The sleep keeps the pane alive: tmux keeps only part of a dead pane's screen.
     terminal = terminals(server.command(remote(tmp_path, "--version") + "; sleep 30"))
     assert "kaldoku 0.1.0" in terminal.wait_for_text("kaldoku ")
+
+
+def test_dropped_connection_then_a_second_login_resumes(server, terminals, tmp_path):
+    home = tmp_path / "home"
+    first = terminals(server.command(remote(home, KEEN_4)))
+    screen = first.wait_for_text("2÷")
+    assert "12×" in screen and "┏" in screen
+    first.press(*MOVES)
+    screen = first.wait_for_text(MOVES_ON_SCREEN)
+    assert "NOTES" not in screen.splitlines()[-2], "notes mode is off again"
+    assert wait_for(lambda: moves_saved(home)), "the moves reached the save"
+    os.kill(first.pane_pid(), signal.SIGKILL)  # the connection drops without a goodbye
+    assert wait_for(first.dead)
+    # sshd hangs up the session: the remote kaldoku ends and lets go of its lock.
+    assert wait_for(lambda: not kaldoku_running(home), timeout=20), "kaldoku outlived its session"
+
+    second = terminals(server.command(remote(home)))
+    screen = second.wait_for_text(MOVES_ON_SCREEN)
+    assert "2÷" in screen and "12×" in screen
+    assert "Another kaldoku" not in screen and "unusable" not in screen
+    second.press("u")  # the undo history came back too
+    assert wait_for(lambda: [1, 1, [3]] not in saved_board(home)["notes"])
+    second.press("q")
+    assert wait_for(second.dead)
+    assert not [p for p in home.iterdir() if ".corrupt-" in p.name]

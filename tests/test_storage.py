@@ -8,6 +8,8 @@ import signal
 import pytest
 
 from kaldoku_tui.storage import GAME_FILE, Store, data_dir
+from sshbox import (KALDOKU, KEEN_4, MOVES, MOVES_ON_SCREEN, Terminal, kaldoku_running,
+                    moves_saved, saved_board, wait_for)
 
 GAME = {"puzzle": {"size": 3}, "digits": [[1, 0, 0], [0, 0, 0], [0, 0, 0]], "elapsed": 12.5}
 
@@ -196,3 +198,50 @@ def test_stale_temp_files_of_a_killed_writer_are_removed(tmp_path):
     os.utime(stale, (0, 0))
     Store(tmp_path).load_game()
     assert not stale.exists() and fresh.exists()
+
+
+def kaldoku_in_tmux(home, *args):
+    return Terminal([KALDOKU, *args], 80, 24, env={"KALDOKU_HOME": str(home), "TERM": "xterm-256color"})
+
+
+def test_kill_9_during_play_then_the_next_kaldoku_resumes(tmp_path):
+    home = tmp_path / "home"
+    first = kaldoku_in_tmux(home, KEEN_4)
+    try:
+        first.wait_for_text("2÷")
+        first.press(*MOVES)
+        first.wait_for_text(MOVES_ON_SCREEN)
+        assert wait_for(lambda: moves_saved(home)), saved_board(home)
+        os.kill(first.pane_pid(), signal.SIGKILL)
+        assert wait_for(first.dead)
+    finally:
+        first.close()
+    assert not kaldoku_running(home), "the lock of a killed process is free"
+    second = kaldoku_in_tmux(home)
+    try:
+        screen = second.wait_for_text(MOVES_ON_SCREEN)
+        assert "2÷" in screen and "Another kaldoku" not in screen and "unusable" not in screen
+        second.press("u")  # the history survived too: undo takes back the note
+        assert wait_for(lambda: [1, 1, [3]] not in saved_board(home)["notes"])
+        second.press("q")
+        assert wait_for(second.dead)
+    finally:
+        second.close()
+    assert not set_aside_files(home)
+
+
+def test_kill_9_in_a_burst_of_moves_leaves_a_save_that_loads(tmp_path):
+    home = tmp_path / "home"
+    terminal = kaldoku_in_tmux(home, KEEN_4)
+    try:
+        terminal.wait_for_text("2÷")
+        terminal.press(*"1l2l3l4j1h2h3h4j" * 3)
+        os.kill(terminal.pane_pid(), signal.SIGKILL)
+        assert wait_for(terminal.dead)
+    finally:
+        terminal.close()
+    store = Store(home)
+    game, notice = store.load_game()
+    store.release()
+    assert notice is None and not set_aside_files(home)
+    assert game is None or len(game["board"]["digits"]) == 4
