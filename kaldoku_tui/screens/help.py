@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from typing import Iterable
 
 from textual.app import ComposeResult
@@ -26,30 +27,43 @@ def key_names(binding: Binding) -> list[str]:
     return [KEY_NAMES.get(key.strip(), key.strip()) for key in binding.key.split(",")]
 
 
-def key_table(sections: Iterable[tuple[str, Iterable[Binding]]]) -> str:
-    """The sections of keys as plain text, one line a key set; a key bound twice for
-    the two states of a mode (notes on, notes off) is listed once."""
+def key_table(sections: Iterable[tuple[str, Iterable[Binding]]], width: int = 66) -> str:
+    """The sections of keys as plain text, one line a key set (descriptions wrapped to
+    `width`); a key bound twice for the two states of a mode is listed once."""
+    sections = [(title, list(bindings)) for title, bindings in sections]
+    keys_width = 2 + max(
+        len(", ".join(key_names(b))) for _, bindings in sections for b in bindings
+    )
     lines = []
     for title, bindings in sections:
         lines += ["", title]
         seen = set()
         for binding in bindings:
             what = (binding.key, binding.action.partition("(")[0])
-            if what not in seen:
-                seen.add(what)
-                lines.append(f"  {', '.join(key_names(binding)):<24} {describe(binding)}")
+            if what in seen:
+                continue
+            seen.add(what)
+            keys = ", ".join(key_names(binding))
+            lines += textwrap.wrap(
+                describe(binding),
+                width,
+                initial_indent=f"  {keys:<{keys_width}}",
+                subsequent_indent=" " * (keys_width + 2),
+            )
     return "\n".join(lines)
 
 
 def describe(binding: Binding) -> str:
     """What a key does, for the help screen."""
     action = binding.action.partition("(")[0]
-    return binding.tooltip or HELP_TEXT.get(action) or binding.description or action
+    if action == "move":
+        return f"move {binding.description.lower()}"
+    return HELP_TEXT.get(action) or binding.tooltip or binding.description or action
 
 
 HELP_TEXT = {
-    "notes_mode": "notes mode on/off (digits then toggle pencil marks)",
-    "fill_notes": "fill every empty cell's notes with the digits still possible",
+    "notes_mode": "notes mode on/off: digits then toggle pencil marks",
+    "fill_notes": "note in every empty cell the digits its row and column still allow",
     "clear": "clear the cell",
     "undo": "undo",
     "redo": "redo",

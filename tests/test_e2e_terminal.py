@@ -1,0 +1,92 @@
+"""The installed `kaldoku` on a real pseudo-terminal (tmux) at 80×24: the screen a
+player sees, read back from the terminal."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import EXAMPLE_ID
+
+KALDOKU = Path(sys.executable).parent / "kaldoku"
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("tmux") is None or not KALDOKU.exists(),
+    reason="needs tmux and the installed kaldoku command",
+)
+
+
+class Terminal:
+    """A tmux server of its own running one command in an 80×24 window."""
+
+    def __init__(self, socket: str) -> None:
+        self.socket = socket
+
+    def tmux(self, *args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True, text=True)
+
+    def start(self, command: list[str], env: dict[str, str]) -> None:
+        settings = [f"{key}={value}" for key, value in env.items()]
+        self.tmux("-f", "/dev/null", "new-session", "-d", "-x", "80", "-y", "24",
+                  "env", *settings, *command)
+
+    def screen(self) -> str:
+        return self.tmux("capture-pane", "-p", "-t", "0").stdout
+
+    def keys(self, *keys: str) -> None:
+        self.tmux("send-keys", "-t", "0", *keys)
+
+    def wait_for(self, check, timeout: float = 15.0) -> str:
+        """Poll the screen until `check(screen)` holds; fail with the screen if it never does."""
+        deadline = time.monotonic() + timeout
+        while True:
+            screen = self.screen()
+            if check(screen):
+                return screen
+            if time.monotonic() > deadline:
+                pytest.fail(f"the screen never showed what was expected:\n{screen}")
+            time.sleep(0.05)
+
+    def running(self) -> bool:
+        return self.tmux("has-session").returncode == 0
+
+    def stop(self) -> None:
+        self.tmux("kill-server")
+
+
+@pytest.fixture
+def terminal():
+    term = Terminal(f"kaldoku-e2e-{os.getpid()}")
+    yield term
+    term.stop()
+
+
+def test_play_a_keen_id_on_a_real_terminal(terminal, tmp_path):
+    env = {"TERM": "xterm-256color", "KALDOKU_HOME": str(tmp_path), "LANG": "C.UTF-8"}
+    terminal.start([str(KALDOKU), EXAMPLE_ID], env)
+    screen = terminal.wait_for(lambda s: "┏" in s and "┛" in s)
+    assert "12×" in screen and "2÷" in screen  # cage labels of the top row
+    assert "╋" in screen or "╂" in screen or "┿" in screen  # junctions inside the board
+    assert "━" in screen and "┃" in screen and "│" in screen  # heavy walls, light lines
+
+    terminal.keys("l", "j", "3", "Right", "2")
+    two_digits = re.compile(r"[│┃] {3}3 {3}[│┃] {3}2 {3}[│┃]")
+    screen = terminal.wait_for(lambda s: two_digits.search(s) is not None)
+    row = next(line for line in screen.splitlines() if two_digits.search(line))
+    assert row.strip().startswith("┃") and row.strip().endswith("┃")
+
+    terminal.keys("q")
+    deadline = time.monotonic() + 10
+    while terminal.running() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not terminal.running()
+    saved = json.loads((tmp_path / "game.json").read_text())["game"]
+    assert saved["board"]["digits"][1][1:3] == [3, 2]
