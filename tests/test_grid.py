@@ -4,6 +4,7 @@ import itertools
 
 import pytest
 from textual.app import App
+from textual.geometry import Region
 from textual.widgets import Footer, Header
 
 from kaldoku_tui.engine.board import Board
@@ -244,7 +245,13 @@ async def test_clicking_a_cell_selects_it():
         assert grid.cursor == (2, 3)
 
 
-async def test_a_cursor_move_repaints_only_cells_whose_look_changed():
+def lines_of(layout, cells):
+    """Each line of the insides of these cells, as a region."""
+    regions = [layout.cell_region(cell) for cell in cells]
+    return {Region(r.x, y, r.width, 1) for r in regions for y in range(r.y, r.bottom)}
+
+
+async def test_a_move_or_a_digit_repaints_only_what_changed():
     app = GridApp(keen4())
     async with app.run_test(size=(80, 24)) as pilot:
         grid = app.query_one(KenKenGrid)
@@ -257,12 +264,16 @@ async def test_a_cursor_move_repaints_only_cells_whose_look_changed():
         layout = grid.board_layout
         grid.cursor = (0, 1)
         # Same row and cage: the cursor's two cells and columns 0 and 1 change, nothing else.
-        expected = {layout.cell_region((r, c)) for r in range(4) for c in (0, 1)}
-        assert set(painted) == expected
+        assert set(painted) == lines_of(layout, [(r, c) for r in range(4) for c in (0, 1)])
         grid.highlight_peers = False
         painted.clear()
         grid.cursor = (1, 1)
-        assert set(painted) == {layout.cell_region((0, 1)), layout.cell_region((1, 1))}
+        assert set(painted) == lines_of(layout, [(0, 1), (1, 1)])
+        painted.clear()
+        await pilot.press("3")
+        # A digit changes the middle line of its three-line cell, and nothing else.
+        region = layout.cell_region((1, 1))
+        assert painted == [Region(region.x, region.y + 1, region.width, 1)]
 
 
 async def test_marked_cells_and_the_paused_board():

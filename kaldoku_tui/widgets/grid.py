@@ -376,16 +376,22 @@ class KenKenGrid(Widget, can_focus=True):
         return looks, label_states
 
     def repaint_changes(self) -> None:
-        """Repaint just the cells and labels whose look changed."""
+        """Repaint just the lines of cells, and the labels, whose look changed."""
         looks, label_states = self.compute_looks()
         layout = self.board_layout
         self.lines.clear()
         if layout is not None and self.show_board:
-            regions = [
-                layout.cell_region(cell)
-                for cell, look in looks.items()
-                if look != self.looks.get(cell)
-            ]
+            regions = []
+            for cell, look in looks.items():
+                old = self.looks.get(cell)
+                if look == old:
+                    continue
+                region = layout.cell_region(cell)
+                for k in range(layout.cell_height):
+                    if old is None or (
+                        self.cell_segments(old, k, layout) != self.cell_segments(look, k, layout)
+                    ):
+                        regions.append(Region(region.x, region.y + k, region.width, 1))
             regions += [
                 layout.label_region(anchor)
                 for anchor, state in label_states.items()
