@@ -41,7 +41,7 @@ def generate(size: int, seed: int | None = None, ops: str = "all", level: str | 
         raise PuzzleError(f"operator set must be one of {', '.join(OP_SETS)}, not {ops!r}")
     if level is not None and level not in LEVELS_BY_SIZE.get(size, LEVELS):
         offered = ", ".join(LEVELS_BY_SIZE.get(size, LEVELS))
-        raise PuzzleError(f"a {size}×{size} puzzle cannot be {level!r}; levels for {size}×{size}: {offered}")
+        raise PuzzleError(f"a {size}×{size} puzzle cannot be {level!r}; {size}×{size} offers {offered}")
     if seed is None:
         seed = secrets.randbelow(2**31)
     rng = random.Random(seed)

@@ -14,7 +14,7 @@ from itertools import combinations
 from math import factorial, prod
 from typing import Callable, Iterator
 
-from kaldoku_tui.engine.puzzle import Cell, Grid, Puzzle, cell_name
+from kaldoku_tui.engine.puzzle import Grid, Puzzle, cell_name
 from kaldoku_tui.engine.steps import (
     LEVELS,
     Contradiction,
@@ -107,21 +107,24 @@ def first_step(marks: Marks, max_tier: int = 5) -> Step | None:
     return None
 
 
-def propagate(marks: Marks, max_tier: int, quick: bool = False) -> list[Step]:
+def propagate(
+    marks: Marks, max_tier: int, quick: bool = False, steps: list[Step] | None = None
+) -> list[Step]:
     """Apply easiest-first steps until none is left; raise Contradiction on a dead end.
 
     `quick` applies every step a technique finds before starting over from the
     easiest: the same deductions in fewer passes, for when only the outcome matters.
+    Steps are recorded in `steps` (a new list unless given), each before it is applied.
     """
-    steps: list[Step] = []
+    steps = [] if steps is None else steps
     while not marks.solved:
         if quick:
             found = _quick_pass(marks, max_tier, steps)
         else:
             step = first_step(marks, max_tier)
             if step is not None:
-                marks.apply(step)
                 steps.append(step)
+                marks.apply(step)
             found = step is not None
         if not found:
             break
@@ -160,8 +163,8 @@ def _quick_pass(marks: Marks, max_tier: int, steps: list[Step]) -> bool:
         found = list(technique(marks)) if tier < 5 else [next(iter(technique(marks)), None)]
         for step in found:
             if step is not None:
-                marks.apply(step)
                 steps.append(step)
+                marks.apply(step)
         if any(found):
             return True
     return False
@@ -427,7 +430,6 @@ def cage_line(m: Marks) -> Iterator[Step]:
             removes = {j: m.cand[j] & always for j in others if m.cand[j] & always}
             if removes:
                 ds = digits_of(always)
-                word = "digit" if len(ds) == 1 else "digits"
                 reason = (f"{cage_reason(m, k, found)}; each puts {say_digits(ds)} in "
                           f"{lay.line_name(line)} inside the cage: the {say_digits(ds)} of "
                           f"{lay.line_name(line)} {'is' if len(ds) == 1 else 'are'} in this cage")
@@ -453,11 +455,12 @@ def subsets(size: int, hidden: bool) -> Technique:
                         union |= m.cand[i]
                     if bin(union).count("1") != size:
                         continue
-                    removes = {j: m.cand[j] & union for j in open_cells if j not in group and m.cand[j] & union}
+                    others = [j for j in open_cells if j not in group]
+                    removes = {j: m.cand[j] & union for j in others if m.cand[j] & union}
                     if removes:
                         names = say_cells(lay.cell(i) for i in group)
-                        reason = (f"In {lay.line_name(line)}, {names} hold only {say_digits(digits_of(union))} "
-                                  f"between them: those digits go there")
+                        held = say_digits(digits_of(union))
+                        reason = f"In {lay.line_name(line)}, {names} hold only {held} between them: those digits go there"
                         yield make(technique, 3, lay.line_name(line), reason, m,
                                    removes=removes, cells=group, lines=[line])
                 continue
@@ -662,14 +665,17 @@ def forcing_chain(m: Marks) -> Iterator[Step]:
                     if (j, forced) in parent:
                         continue
                     parent[(j, forced)] = (cell, value)
-                    chain = _chain(parent, (j, forced))
-                    if j != start and forced == y and j in lay.peers[start]:
-                        reason = (f"If {cell_name(lay.cell(start))} were {y}: {_say_chain(lay, chain)}, "
-                                  f"which sees {cell_name(lay.cell(start))}")
+                    if (j == start and forced == x) or (forced == y and j in lay.peers[start]):
+                        chain = _chain(parent, (j, forced))
+                        first, last = cell_name(lay.cell(start)), cell_name(lay.cell(j))
+                        clash = (f"so {first} would be {x} as well" if j == start
+                                 else f"and {last} sees {first}: two {y}s in one line")
+                        reason = f"If {first} were {y}: {_say_chain(lay, chain)}, {clash}"
                         yield make("forcing_chain", 4, cell_name(lay.cell(start)), reason, m,
                                    sets={start: x}, cells=[c for c, _ in chain])
                         continue
                     if forced == x and j != start:
+                        chain = _chain(parent, (j, forced))
                         seen = set(lay.peers[start]) & set(lay.peers[j])
                         removes = {c: bit(x) for c in seen if not m.placed[c] and m.cand[c] >> x & 1}
                         if removes:
@@ -715,15 +721,7 @@ def trial(m: Marks) -> Iterator[Step]:
             steps: list[Step] = []
             try:
                 attempt.place(i, d)
-                while not attempt.solved:
-                    step = first_step(attempt, 4)
-                    if step is None:
-                        break
-                    steps.append(step)
-                    attempt.apply(step)
-                if attempt.solved:
-                    for k in range(len(lay.cage_cells)):
-                        cage_fits(attempt, k)
+                propagate(attempt, 4, steps=steps)
             except Contradiction as why:
                 name = cell_name(lay.cell(i))
                 shown = [step.summary for step in steps[:3]]
