@@ -23,6 +23,10 @@ from kaldoku_tui.widgets.grid import GRID_CSS
 
 APP_CSS = Path(__file__).parent / "assets" / "app.tcss"
 
+BANK_DELAY = 1.0
+"""Seconds after start before the bank fills: a generating thread holds the GIL often
+enough to slow the first screen down by half."""
+
 
 class KaldokuApp(App):
     """KenKen in the terminal."""
@@ -63,7 +67,7 @@ class KaldokuApp(App):
         return self.game
 
     def on_mount(self) -> None:
-        self.fill_bank()
+        self.set_timer(BANK_DELAY, self.fill_bank)
 
     def refill_bank(self, kind: GameKind) -> None:
         """Keep puzzles of `kind` ready from now on, and top the bank up."""
