@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Iterable
 
 from textual import work
 from textual.app import App, SystemCommand
@@ -46,9 +47,12 @@ class KaldokuApp(App):
         elapsed: float = 0.0,
         help_used: dict[str, int] | None = None,
         notice: str | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         super().__init__()
         self.theme = theme
+        self.clock = clock
+        """Seconds from any fixed start: the game's timer (tests stop it)."""
         self.ascii = ascii
         self.store = store
         """Where the game is saved; None plays without saving."""

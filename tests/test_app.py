@@ -233,3 +233,22 @@ async def test_the_game_saves_the_clock_and_help(example, tmp_path):
     game = json.loads((tmp_path / "game.json").read_text())["game"]
     assert game["elapsed"] >= 30.0
     assert game["help"] == {"checks": 0, "reveals": 0, "hints": 1}
+
+
+async def test_the_clock_runs_in_play_and_stops_in_pause(example, tmp_path):
+    now = [0.0]
+    app = make_app(example, tmp_path, clock=lambda: now[0])
+    async with app.run_test(size=SIZE) as pilot:
+        now[0] = 65.0
+        app.game.tick()
+        assert app.game.sub_title.endswith("1:05")
+        await pilot.press("p")
+        now[0] = 600.0
+        app.game.tick()
+        assert "1:05 (paused)" in app.game.sub_title
+        await pilot.press("p")
+        now[0] = 610.0
+        app.game.tick()
+        assert app.game.sub_title.endswith("1:15")
+    game = json.loads((tmp_path / "game.json").read_text())["game"]
+    assert game["elapsed"] == 75.0  # saved by the tick: ten seconds since the last save

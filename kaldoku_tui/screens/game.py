@@ -6,7 +6,6 @@ change, the win, and the new-game, restart, check and reveal actions.
 
 from __future__ import annotations
 
-import time
 from typing import TYPE_CHECKING, Any
 
 from textual import work
@@ -34,7 +33,7 @@ SAVE_EVERY = 10.0
 NO_HELP = {"checks": 0, "reveals": 0, "hints": 0}
 
 
-def clock(seconds: float) -> str:
+def clock_text(seconds: float) -> str:
     """Elapsed time as m:ss, or h:mm:ss from an hour on."""
     minutes, secs = divmod(int(seconds), 60)
     hours, minutes = divmod(minutes, 60)
@@ -85,7 +84,7 @@ class GameScreen(Screen):
         self.elapsed_before = elapsed
         """Seconds played before the clock last started."""
         self.started: float | None = None
-        """When the clock last started (monotonic), None while it is stopped."""
+        """When the clock last started (by app.clock), None while it is stopped."""
         self.help_used = dict(NO_HELP, **(help_used or {}))
         self.finished = False
         """Won or revealed: the board no longer counts or saves."""
@@ -117,12 +116,12 @@ class GameScreen(Screen):
 
     def elapsed(self) -> float:
         """Seconds played on this puzzle."""
-        running = time.monotonic() - self.started if self.started is not None else 0.0
+        running = self.app.clock() - self.started if self.started is not None else 0.0
         return self.elapsed_before + running
 
     def start_clock(self) -> None:
         if self.started is None and not self.finished:
-            self.started = time.monotonic()
+            self.started = self.app.clock()
         self.show_time()
 
     def stop_clock(self) -> None:
@@ -140,7 +139,7 @@ class GameScreen(Screen):
     def show_time(self) -> None:
         state = " (paused)" if self.started is None and not self.finished else ""
         dot = "-" if self.app.ascii else "·"
-        self.sub_title = f"{self.kind.describe(self.app.ascii)} {dot} {clock(self.elapsed())}{state}"
+        self.sub_title = f"{self.kind.describe(self.app.ascii)} {dot} {clock_text(self.elapsed())}{state}"
 
     def show_status(self, message: str | None = None) -> None:
         """Show the notes mode and `message` (or keep the last one) on the status line."""
@@ -187,8 +186,8 @@ class GameScreen(Screen):
 
     def win(self) -> None:
         self.end_game()
-        summary = f"{self.kind.describe(self.app.ascii)} in {clock(self.elapsed())}"
-        self.show_status(f"Solved in {clock(self.elapsed())}. g: new game")
+        summary = f"{self.kind.describe(self.app.ascii)} in {clock_text(self.elapsed())}"
+        self.show_status(f"Solved in {clock_text(self.elapsed())}. g: new game")
         self.app.push_screen(WinScreen(summary, f"Help used: {help_summary(self.help_used)}"),
                              self.after_win)
 
