@@ -1,0 +1,65 @@
+"""KenKen without a screen: model, formats, checker, solvers, generator and the player's board.
+
+    >>> from kaldoku_tui.engine import generate, solve, grade, to_keen
+    >>> puzzle = generate(6, seed=7, level="hard")
+    >>> solve(puzzle) == [puzzle.solution]
+    True
+    >>> grade(puzzle).level
+    'hard'
+
+Nothing here imports Textual or Rich.
+"""
+
+from kaldoku_tui.engine.puzzle import Cage, Cell, Grid, Puzzle, PuzzleError, cell_name, combine
+from kaldoku_tui.engine.fillings import can_fill, fillings
+from kaldoku_tui.engine.formats import (
+    puzzle_from_dict,
+    puzzle_to_dict,
+    read_json,
+    read_keen,
+    read_puzzles,
+    to_json_line,
+    to_keen,
+)
+from kaldoku_tui.engine.check import CageState, cage_states, duplicates, is_solved, mistakes
+from kaldoku_tui.engine.solver import candidates, count_solutions, solve
+from kaldoku_tui.engine.steps import LEVELS, Step
+from kaldoku_tui.engine.techniques import Grade, HumanSolve, grade, human_solve, next_step
+from kaldoku_tui.engine.generator import generate
+from kaldoku_tui.engine.board import Board
+
+__all__ = [
+    "Board",
+    "Cage",
+    "CageState",
+    "Cell",
+    "Grade",
+    "Grid",
+    "HumanSolve",
+    "LEVELS",
+    "Puzzle",
+    "PuzzleError",
+    "Step",
+    "can_fill",
+    "cage_states",
+    "candidates",
+    "cell_name",
+    "combine",
+    "count_solutions",
+    "duplicates",
+    "fillings",
+    "generate",
+    "grade",
+    "human_solve",
+    "is_solved",
+    "mistakes",
+    "next_step",
+    "puzzle_from_dict",
+    "puzzle_to_dict",
+    "read_json",
+    "read_keen",
+    "read_puzzles",
+    "solve",
+    "to_json_line",
+    "to_keen",
+]
