@@ -295,6 +295,31 @@ async def test_marked_cells_and_the_paused_board():
         assert "┏" in "".join(screen_lines(app))
 
 
+async def test_hinted_cells_are_underlined_until_a_new_board():
+    app = GridApp(keen4())
+    async with app.run_test(size=(80, 24)) as pilot:
+        grid = app.query_one(KenKenGrid)
+        await pilot.press("down")
+        painted = []
+        for band in grid.bands:
+            band.refresh = lambda *regions, band=band, **kw: painted.extend(
+                region.translate((band.left, band.top)) for region in regions
+            )
+        grid.hinted = frozenset({(2, 3), (3, 3)})
+        layout = grid.board_layout
+        assert set(painted) == lines_of(layout, [(2, 3), (3, 3)]), "just the hinted cells"
+
+        def inside(cell):
+            region = layout.cell_region(cell)
+            return grid.board_line(region.y).crop(region.x, region.right)
+
+        assert all(segment.style.underline for segment in inside((2, 3)))
+        assert not any(segment.style.underline for segment in inside((2, 2)))
+        grid.set_board(Board(keen4()))
+        assert grid.hinted == frozenset()
+        assert not any(segment.style.underline for segment in inside((2, 3)))
+
+
 @pytest.mark.parametrize(
     "size, label_width, area, cell",
     [

@@ -190,6 +190,7 @@ class Look(NamedTuple):
     same_digit: bool
     duplicate: bool
     marked: bool
+    hinted: bool
 
 
 class GridBand(Widget):
@@ -216,6 +217,7 @@ class KenKenGrid(Widget, can_focus=True):
         "grid--peer",
         "grid--same-digit",
         "grid--marked",
+        "grid--hint",
         "grid--digit",
         "grid--note",
         "grid--duplicate",
@@ -247,7 +249,9 @@ class KenKenGrid(Widget, can_focus=True):
     notes_mode: reactive[bool] = reactive(False, repaint=False, init=False)
     """Whether digits toggle pencil notes instead of placing digits."""
     marked: reactive[frozenset[Cell]] = reactive(frozenset(), repaint=False, init=False)
-    """Cells a hint or "check so far" points at."""
+    """Cells "check so far" points at."""
+    hinted: reactive[frozenset[Cell]] = reactive(frozenset(), repaint=False, init=False)
+    """Cells a hint points at."""
     show_board: reactive[bool] = reactive(True, init=False)
     """False hides the board (while paused)."""
     highlight_peers: reactive[bool] = reactive(True, repaint=False, init=False)
@@ -303,6 +307,7 @@ class KenKenGrid(Widget, can_focus=True):
         self.check()
         self.set_reactive(KenKenGrid.cursor, self.validate_cursor(self.cursor))
         self.set_reactive(KenKenGrid.marked, frozenset())
+        self.set_reactive(KenKenGrid.hinted, frozenset())
         self.refresh_board()
 
     def refresh_board(self) -> None:
@@ -364,6 +369,7 @@ class KenKenGrid(Widget, can_focus=True):
                 same_digit=related and digit != 0 and digit == cursor_digit,
                 duplicate=cell in self.duplicates,
                 marked=cell in self.marked,
+                hinted=cell in self.hinted,
             )
         states = {
             CageState.RIGHT: "done",
@@ -417,6 +423,9 @@ class KenKenGrid(Widget, can_focus=True):
         self.refresh_bindings()
 
     def watch_marked(self) -> None:
+        self.repaint_changes()
+
+    def watch_hinted(self) -> None:
         self.repaint_changes()
 
     def watch_highlight_peers(self) -> None:
@@ -551,6 +560,7 @@ class KenKenGrid(Widget, can_focus=True):
                 ("grid--peer", look.peer),
                 ("grid--same-digit", look.same_digit),
                 ("grid--marked", look.marked),
+                ("grid--hint", look.hinted),
                 ("grid--cursor", look.cursor),
                 ("grid--notes-cursor", look.notes_mode),
             )
