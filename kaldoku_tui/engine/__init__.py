@@ -10,7 +10,16 @@
 Nothing here imports Textual or Rich.
 """
 
-from kaldoku_tui.engine.puzzle import Cage, Cell, Grid, Puzzle, PuzzleError, cell_name, combine
+from kaldoku_tui.engine.puzzle import (
+    Cage,
+    Cell,
+    Grid,
+    Puzzle,
+    PuzzleError,
+    cell_name,
+    combine,
+    empty_grid,
+)
 from kaldoku_tui.engine.fillings import can_fill, fillings
 from kaldoku_tui.engine.formats import (
     puzzle_from_dict,
@@ -47,6 +56,7 @@ __all__ = [
     "combine",
     "count_solutions",
     "duplicates",
+    "empty_grid",
     "fillings",
     "generate",
     "grade",
