@@ -1,4 +1,5 @@
-"""Where kaldoku keeps the game in progress and the statistics, and how it writes them.
+"""Where kaldoku keeps the game in progress, the statistics and the ready puzzles, and how
+it writes them.
 
 Every file is written atomically (a temporary file in the same directory, fsync, rename,
 fsync of the directory), so a crash, a dropped SSH connection or kill -9 at any moment
@@ -24,8 +25,8 @@ try:
 except ImportError:  # Windows: no advisory locks; last writer still wins.
     fcntl = None
 
-GAME_FILE, STATS_FILE, LOCK_FILE = "game.json", "stats.json", "kaldoku.lock"
-GAME_FORMAT, STATS_FORMAT = "kaldoku-game", "kaldoku-stats"
+GAME_FILE, STATS_FILE, BANK_FILE, LOCK_FILE = "game.json", "stats.json", "bank.json", "kaldoku.lock"
+GAME_FORMAT, STATS_FORMAT, BANK_FORMAT = "kaldoku-game", "kaldoku-stats", "kaldoku-bank"
 VERSION = 1
 STALE_TEMP_SECONDS = 3600
 HELD_LOCKS: dict[tuple[int, str], int] = {}
@@ -88,6 +89,18 @@ class Store:
         """Save the statistics; the notice as for save_game."""
         return self.save(STATS_FILE, STATS_FORMAT, "stats", stats)
 
+    def load_bank(self) -> tuple[dict | None, str | None]:
+        """The saved ready puzzles (or None) and a one-line notice if the file was set aside."""
+        return self.load(BANK_FILE, BANK_FORMAT, "bank")
+
+    def save_bank(self, bank: dict) -> None:
+        """Save the ready puzzles; a failure is let pass (they are only a head start) and
+        leaves the game's own saving and its notice alone."""
+        try:
+            self.write(BANK_FILE, BANK_FORMAT, "bank", bank)
+        except OSError:
+            pass
+
     def claim(self) -> str | None:
         """Lock the directory for this process; a notice if another kaldoku holds it."""
         if fcntl is None:
@@ -132,10 +145,8 @@ class Store:
             return None, self.set_aside(name, str(exc))
 
     def save(self, name: str, fmt: str, key: str, content: dict) -> str | None:
-        text = json.dumps({"format": fmt, "version": VERSION, key: content}, separators=(",", ":"))
         try:
-            self.directory.mkdir(parents=True, exist_ok=True)
-            write_atomically(self.directory / name, text)
+            self.write(name, fmt, key, content)
         except OSError as exc:
             if not self.saving:
                 return None
@@ -144,6 +155,11 @@ class Store:
             return f"Saving is off: cannot write to {self.directory} ({why})."
         self.saving = True
         return None
+
+    def write(self, name: str, fmt: str, key: str, content: dict) -> None:
+        text = json.dumps({"format": fmt, "version": VERSION, key: content}, separators=(",", ":"))
+        self.directory.mkdir(parents=True, exist_ok=True)
+        write_atomically(self.directory / name, text)
 
     def set_aside(self, name: str, why: str) -> str:
         path = self.directory / name
