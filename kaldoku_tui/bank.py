@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable
 
 from kaldoku_tui.engine.formats import puzzle_from_dict, puzzle_to_dict
-from kaldoku_tui.engine.generator import LEVELS_BY_SIZE, generate
+from kaldoku_tui.engine.generator import LEVELS_BY_SIZE, Stopped, generate
 from kaldoku_tui.engine.puzzle import MAX_SIZE, MIN_SIZE, Puzzle, PuzzleError
 from kaldoku_tui.engine.steps import LEVELS
 from kaldoku_tui.storage import Store
@@ -51,9 +51,10 @@ DEFAULT_KIND = GameKind()
 """A new game when the player has not chosen: 6×6, every operator, any level."""
 
 
-def make_puzzle(kind: GameKind) -> Puzzle:
-    """A new puzzle of this kind (seconds for a 9×9 extreme: call from a worker)."""
-    return generate(kind.size, ops=kind.ops, level=kind.level)
+def make_puzzle(kind: GameKind, stop: Callable[[], bool] = lambda: False) -> Puzzle:
+    """A new puzzle of this kind (seconds for a 9×9 extreme: call from a worker); raises
+    Stopped soon after `stop` says yes."""
+    return generate(kind.size, ops=kind.ops, level=kind.level, stop=stop)
 
 
 STARTING_KINDS = tuple(
@@ -140,13 +141,14 @@ class Bank:
     def fill(
         self,
         kinds: Iterable[GameKind],
-        make: Callable[[GameKind], Puzzle],
+        make: Callable[[GameKind, Callable[[], bool]], Puzzle],
         stop: Callable[[], bool] = lambda: False,
     ) -> int:
         """Make puzzles until each kind has `depth` ready, one of each kind in turn, in
-        the order given; `stop` is asked between puzzles. The bank is saved after each
-        puzzle (and first, if one was taken). A kind `make` refuses with PuzzleError is
-        left out from then on. Returns how many were made."""
+        the order given. `stop` is asked between puzzles and passed to `make`, which may
+        raise Stopped when it says yes (so that quitting need not wait for a 9×9 extreme).
+        The bank is saved after each puzzle (and first, if one was taken). A kind `make`
+        refuses with PuzzleError is left out from then on. Returns how many were made."""
         self.save()
         kinds = tuple(kinds)
         made = 0
@@ -157,7 +159,9 @@ class Bank:
                 if kind in self.unmakeable or self.count(kind) > round_:
                     continue
                 try:
-                    puzzle = make(kind)
+                    puzzle = make(kind, stop)
+                except Stopped:
+                    return made
                 except PuzzleError:
                     self.unmakeable.add(kind)
                     continue

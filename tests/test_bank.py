@@ -8,7 +8,7 @@ import pytest
 
 from kaldoku_tui.bank import DEFAULT_KIND, STARTING_KINDS, Bank, GameKind, make_puzzle
 from kaldoku_tui.engine.formats import puzzle_to_dict
-from kaldoku_tui.engine.generator import generate
+from kaldoku_tui.engine.generator import Stopped, generate
 from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError
 from kaldoku_tui.engine.steps import LEVELS
 from kaldoku_tui.engine.techniques import grade
@@ -24,7 +24,7 @@ class Maker:
         self.asked = []
         self.seeds = itertools.count()
 
-    def __call__(self, kind):
+    def __call__(self, kind, stop=None):
         self.asked.append(kind)
         plain = generate(kind.size, seed=next(self.seeds))
         return Puzzle(plain.size, plain.cages, plain.solution, {"ops": kind.ops, "difficulty": kind.level})
@@ -60,10 +60,21 @@ def test_fill_stops_when_asked():
     assert bank.count(KINDS[2]) == 0
 
 
+def test_stopping_abandons_the_puzzle_being_made():
+    asked = itertools.count()
+    hard = GameKind(9, "all", "extreme")
+    bank = Bank(depth=2)
+    # Asked once by fill, then by the generator before each candidate.
+    assert bank.fill([hard], make_puzzle, stop=lambda: next(asked) >= 3) == 0
+    assert bank.count(hard) == 0 and hard not in bank.unmakeable
+    with pytest.raises(Stopped):
+        make_puzzle(hard, stop=lambda: True)
+
+
 def test_a_kind_that_cannot_be_made_is_left_out_and_the_rest_filled():
     calls = []
 
-    def make(kind):
+    def make(kind, stop):
         calls.append(kind)
         if kind.ops == "mul":
             raise PuzzleError("found no puzzle")
@@ -93,7 +104,7 @@ def test_a_taken_puzzle_is_not_offered_again_after_a_restart(tmp_path):
     bank, _ = Bank.load(Store(tmp_path))
     bank.fill(KINDS, Maker())
     taken = bank.take(KINDS[0])
-    bank.fill(KINDS, lambda kind: pytest.fail("stopped before making"), stop=lambda: True)
+    bank.fill(KINDS, lambda kind, stop: pytest.fail("stopped before making"), stop=lambda: True)
     again, _ = Bank.load(Store(tmp_path))
     assert again.count(KINDS[0]) == 1
     assert as_json([taken]) != as_json(again.ready[KINDS[0]])

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import secrets
+from typing import Callable
 
 from kaldoku_tui.engine.cages import OP_SETS, make_cages, random_blocks, split_cage
 from kaldoku_tui.engine.latin import random_latin_square
@@ -29,11 +30,22 @@ SQUARE_REUSE = 4
 """Cagings tried on one latin square before drawing another (squares cost more than cagings)."""
 
 
-def generate(size: int, seed: int | None = None, ops: str = "all", level: str | None = None) -> Puzzle:
+class Stopped(Exception):
+    """Generation given up because its caller no longer wants the puzzle."""
+
+
+def generate(
+    size: int,
+    seed: int | None = None,
+    ops: str = "all",
+    level: str | None = None,
+    stop: Callable[[], bool] = lambda: False,
+) -> Puzzle:
     """A puzzle of `size` with exactly one solution, which it carries.
 
     `ops` is the operator set ("all", "addmul" or "mul"); `seed` picks the puzzle (a
-    fresh one is drawn when None) and is kept in `meta` with the options.
+    fresh one is drawn when None) and is kept in `meta` with the options. `stop` is
+    asked between leveled candidates; when it says yes, Stopped is raised.
     """
     if not isinstance(size, int) or not MIN_SIZE <= size <= MAX_SIZE:
         raise PuzzleError(f"size must be {MIN_SIZE} to {MAX_SIZE}, not {size!r}")
@@ -46,7 +58,7 @@ def generate(size: int, seed: int | None = None, ops: str = "all", level: str | 
         seed = secrets.randbelow(2**31)
     rng = random.Random(seed)
     if level is not None:
-        puzzle = leveled(size, LEVELS.index(level) + 1, rng, ops)
+        puzzle = leveled(size, LEVELS.index(level) + 1, rng, ops, stop)
         meta = {"seed": seed, "ops": ops, "difficulty": level}
         return Puzzle(puzzle.size, puzzle.cages, puzzle.solution, meta)
     puzzle = candidate(size, rng, ops)
@@ -90,7 +102,7 @@ def repair(puzzle: Puzzle, other: Grid, rng: random.Random, ops: str) -> Puzzle:
     return Puzzle(puzzle.size, tuple(rest + halves), solution)
 
 
-def leveled(size: int, tier: int, rng: random.Random, ops: str) -> Puzzle:
+def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[], bool]) -> Puzzle:
     """A puzzle the human-style solver finishes with tier `tier` and not below.
 
     Two solves run side by side, one capped a tier lower. When the capped one finishes,
@@ -107,6 +119,8 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str) -> Puzzle:
         low = Marks.start(layout(puzzle)) if tier > 1 else None
         high = Marks.start(layout(puzzle))
         while True:
+            if stop():
+                raise Stopped(f"stopped making a {size}×{size} {LEVELS[tier - 1]} puzzle")
             if low is not None:
                 propagate(low, tier - 1, quick=True)
                 if low.solved:
