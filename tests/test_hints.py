@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
+from textual.widgets import Static
+
+from kaldoku_tui.app import KaldokuApp, ensure_solution
+from kaldoku_tui.bank import Bank
 from kaldoku_tui.engine.board import Board
 from kaldoku_tui.engine.check import is_solved
+from kaldoku_tui.engine.formats import read_keen
 from kaldoku_tui.engine.hints import cage_facts, hint, in_ascii
+from kaldoku_tui.screens.inspector import InspectorScreen, facts_text
+from kaldoku_tui.screens.win import WinScreen
+from kaldoku_tui.storage import Store
+from kaldoku_tui.widgets.grid import KenKenGrid
+
+from conftest import EXAMPLE_SOLUTION, KEEN_IDS
 
 
 def test_a_wrong_digit_comes_first_then_where_then_it_is_cleared(example):
@@ -95,7 +106,7 @@ def test_the_cage_inspector_facts(example):
     board.toggle_note((0, 0), 1)
     board.toggle_note((0, 0), 2)
     facts = cage_facts(board, (0, 0))
-    # r1c1 ∈ {1,2,3}, r1c2 ∈ {1,3,4}: 1 and 2 (2÷1 with 2 on the left) or 2 and 4 (4 on the right)
+    # r1c1 in {1,2,3}, r1c2 in {1,3,4}: 2 then 1, or 2 then 4
     assert facts.combos == [(2, 1), (4, 2)]
     assert facts.fillings == 2
     assert facts.lines == [("row 1", []), ("column 1", [4]), ("column 2", [2])]
@@ -112,3 +123,126 @@ def test_the_inspector_lists_sum_combinations_once(row_sums):
 def test_ascii_text():
     assert in_ascii("12× and 2÷ and 3−1…") == "12x and 2/ and 3-1..."
 
+
+
+def test_the_inspector_text_in_ascii(example):
+    board = Board(example)
+    board.place((1, 0), 4)
+    sections = dict(facts_text(cage_facts(board, (0, 2)), ascii=True))
+    assert "Cage 12x at r1c3, two cells" in sections
+    assert sections["Combinations that still fit"] == "3x4   (2 ways to fill it)"
+    assert sections["Digits in its rows and columns"] == "row 1: -   column 3: -   column 4: -"
+    assert all(ord(ch) < 128 for text in sections.values() for ch in text)
+
+
+# The game, through Pilot.
+
+SIZE = (80, 24)
+
+
+def make_app(puzzle, tmp_path, **kwargs) -> KaldokuApp:
+    return KaldokuApp(Board(puzzle), store=Store(tmp_path), bank=Bank(depth=0), **kwargs)
+
+
+def screen_text(app) -> str:
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
+def style_at(app, cell):
+    """The style drawn at the first character inside `cell` on the screen."""
+    grid = app.query_one(KenKenGrid)
+    region = grid.board_layout.cell_region(cell)
+    x, y = grid.region.x + region.x, grid.region.y + region.y
+    strip = app.screen._compositor.render_strips()[y]
+    for segment in strip.crop(x, x + 1):
+        return segment.style
+
+
+async def test_three_hint_presses_point_explain_then_make_the_step(tmp_path):
+    puzzle = ensure_solution(read_keen(KEEN_IDS[-1]))  # 9×9
+    app = make_app(puzzle, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        grid = app.query_one(KenKenGrid)
+        cells = grid.board_layout.cell_width, grid.board_layout.cell_height
+        await pilot.press("t")
+        step = app.game.hint.step
+        cage = puzzle.cages[step.cages[0]]
+        assert step.name in app.game.message and "Hint 1/3" in app.game.message
+        assert grid.hinted == set(cage.cells)
+        assert app.game.help_used["hints"] == 0
+        await pilot.press("t")
+        assert step.explanation in app.game.message
+        assert grid.hinted >= set(step.removes)
+        await pilot.pause()
+        assert style_at(app, min(step.removes)).underline
+        # The explanation wraps below the board, which keeps its size at 80×24.
+        status = app.screen.query_one("#status")
+        assert status.size.height == 3 and "(t: make it)" in screen_text(app)
+        layout = grid.board_layout
+        assert (layout.cell_width, layout.cell_height) == cells
+        assert app.game.help_used["hints"] == 1
+        await pilot.press("t")
+        assert "Hint made" in app.game.message and grid.hinted == set()
+        board = app.game.board
+        for cell in puzzle.cells:
+            expected = set(range(1, 10)) - step.removes[cell] if cell in step.removes else set()
+            assert board.digit(cell) == 0 and board.notes(cell) == expected
+        assert app.game.help_used["hints"] == 1
+        await pilot.press("u")
+        assert all(not board.notes(cell) for cell in puzzle.cells)
+        assert not board.can_undo
+
+
+async def test_a_mistake_hint_and_help_counted_on_the_win_screen(example, tmp_path):
+    app = make_app(example, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        grid = app.query_one(KenKenGrid)
+        await pilot.press("right", "3", "t")  # r1c2 is 2
+        assert "mistake" in app.game.message and "r1c2" not in app.game.message
+        assert grid.hinted == set()
+        await pilot.press("t")
+        assert "r1c2" in app.game.message and grid.hinted == {(0, 1)}
+        await pilot.press("left")  # moving does not change the board: the hint goes on
+        await pilot.press("t")
+        assert app.game.board.digit((0, 1)) == 0
+        await pilot.press("t", "4")  # a board change starts the hint afresh
+        assert app.game.hint is None and grid.hinted == set()
+        await pilot.press("u", "c")
+        board = app.game.board
+        for r, c in example.cells[:-1]:
+            board.place((r, c), EXAMPLE_SOLUTION[r][c])
+        grid.refresh_board()
+        await pilot.press("t", "t", "t")
+        await pilot.pause()
+        assert isinstance(app.screen, WinScreen)
+        assert board.grid == EXAMPLE_SOLUTION
+        assert app.game.help_used == {"checks": 1, "hints": 2, "reveals": 0}
+        assert "1 check, 2 hints" in str(app.screen.query_one("#win-help").render())
+
+
+async def test_the_cage_inspector(example, tmp_path):
+    app = make_app(example, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        board, grid = app.game.board, app.query_one(KenKenGrid)
+        board.place((1, 0), 4)
+        board.toggle_note((2, 1), 1)
+        board.toggle_note((2, 1), 2)
+        grid.refresh_board()
+        grid.cursor = (0, 1)
+        await pilot.press("i")
+        assert isinstance(app.screen, InspectorScreen)
+        text = "\n".join(str(w.render()) for w in app.screen.query(Static))
+        assert "Cage 2÷ at r1c1, two cells" in text
+        assert "2÷1   4÷2   (3 ways to fill it)" in text
+        assert "row 1: —   column 1: 4   column 2: —" in text
+        assert "r1c1: —   r1c2: —" in text
+        await pilot.press("i")
+        assert app.screen is app.game
+        grid.cursor = (1, 1)
+        await pilot.press("i")
+        text = "\n".join(str(w.render()) for w in app.screen.query(Static))
+        assert "Cage 5+ at r2c2" in text and "r3c2: 1 2" in text
+        await pilot.press("q")
+        assert app.screen is app.game
+        await pilot.press("i", "escape")
+        assert app.screen is app.game

@@ -18,11 +18,13 @@ from textual.worker import get_current_worker
 from kaldoku_tui.bank import GameKind, make_puzzle
 from kaldoku_tui.engine.board import Board
 from kaldoku_tui.engine.check import is_solved, mistakes
+from kaldoku_tui.engine.hints import STAGES, Hint, cage_facts, hint, in_ascii
 from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError
 from kaldoku_tui.screens.dialogs import ConfirmDialog, NewGameDialog
 from kaldoku_tui.screens.help import HelpScreen, grid_bindings
+from kaldoku_tui.screens.inspector import InspectorScreen
 from kaldoku_tui.screens.win import WinScreen
-from kaldoku_tui.widgets.grid import KenKenGrid
+from kaldoku_tui.widgets.grid import KenKenGrid, fit_layout
 
 if TYPE_CHECKING:
     from kaldoku_tui.app import KaldokuApp
@@ -60,11 +62,18 @@ class GameScreen(Screen):
         Binding("g", "new_game", "New", tooltip="new game: choose size, operators and difficulty"),
         Binding("X", "restart", "Restart", show=False,
                 tooltip="restart this puzzle from an empty board (asks first)"),
+        Binding("t", "hint", "Hint",
+                tooltip="hint: where to look and the technique; again for the reasoning, "
+                "a third time to make the step (help from the second press on)"),
+        Binding("i", "inspect", "Cage",
+                tooltip="cage inspector: the combinations that still fit the cursor's cage, "
+                "the digits in its rows and columns, its notes"),
         Binding("c", "check", "Check",
                 tooltip="check so far: mark the digits that differ from the solution (help)"),
         Binding("v", "reveal", "Reveal", show=False,
                 tooltip="reveal the solution: give up (asks first)"),
-        Binding("p", "pause", "Pause", tooltip="pause: hide the board, stop the clock; again to go on"),
+        Binding("p", "pause", "Pause", show=False,
+                tooltip="pause: hide the board, stop the clock; again to go on"),
         Binding("question_mark,f1", "help", "Help", tooltip="this help"),
         Binding("q", "quit", "Quit", tooltip="quit (the game is saved)"),
     ]
@@ -90,6 +99,10 @@ class GameScreen(Screen):
         """Won or revealed: the board no longer counts or saves."""
         self.message = notice or ""
         self.saved_at = elapsed
+        self.hint: Hint | None = None
+        """The hint being given for the board as it stands, None before the first press."""
+        self.hint_stage = 0
+        """How many presses of the hint key it has had (0 to 2; the third makes the step)."""
 
     # Building and the clock.
 
@@ -97,7 +110,8 @@ class GameScreen(Screen):
         yield Header(show_clock=False, icon="")
         yield KenKenGrid(self.board, ascii=self.app.ascii, id="grid")
         yield Static(id="status", markup=False)
-        yield Footer()
+        # Compact: the keys of the game fit an 80-column footer.
+        yield Footer(compact=True)
 
     @property
     def grid(self) -> KenKenGrid:
@@ -144,11 +158,25 @@ class GameScreen(Screen):
     def show_status(self, message: str | None = None) -> None:
         """Show the notes mode and `message` (or keep the last one) on the status line."""
         if message is not None:
-            self.message = message
+            self.message = in_ascii(message) if self.app.ascii else message
         notes = " NOTES ON " if self.grid.notes_mode else " notes off "
+        bar = "|" if self.app.ascii else "│"
         status = self.query_one("#status", Static)
         status.set_class(self.grid.notes_mode, "-notes")
-        status.update(f"{notes}│ {self.message}")
+        status.styles.max_height = self.status_room()
+        status.update(f"{notes}{bar} {self.message}")
+
+    def status_room(self) -> int:
+        """Lines the status line may take (a long hint wraps) without shrinking the board:
+        the rows the board leaves spare at its largest fit, plus one."""
+        grid = self.grid
+        status = self.query_one("#status", Static)
+        rows = grid.size.height + status.outer_size.height
+        layout = fit_layout(grid.board.size, grid.label_width, grid.size.width, rows - 1)
+        return max(1, rows - layout.height) if layout is not None else 1
+
+    def on_resize(self) -> None:
+        self.show_status()
 
     # Saving.
 
@@ -176,6 +204,7 @@ class GameScreen(Screen):
     # The board.
 
     def on_ken_ken_grid_board_changed(self, message: KenKenGrid.BoardChanged) -> None:
+        self.forget_hint()
         if self.finished:
             return
         self.grid.marked = frozenset()
@@ -200,9 +229,9 @@ class GameScreen(Screen):
     # Actions.
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if self.paused and action in ("check", "reveal", "restart"):
+        if self.paused and action in ("check", "reveal", "restart", "hint", "inspect"):
             return None
-        if self.finished and action in ("check", "reveal", "pause"):
+        if self.finished and action in ("check", "reveal", "pause", "hint"):
             return None
         return True
 
@@ -242,6 +271,7 @@ class GameScreen(Screen):
         grid.show_board = True
         grid.set_board(self.board)
         grid.focus()
+        self.forget_hint()
         self.start_clock()
         self.save()
         self.show_status(f"New {kind.describe(self.app.ascii)} puzzle.")
@@ -259,10 +289,44 @@ class GameScreen(Screen):
         self.elapsed_before, self.started, self.saved_at = 0.0, None, 0.0
         self.grid.marked = frozenset()
         self.grid.refresh_board()
+        self.forget_hint()
         self.start_clock()
         self.save()
         self.show_status("Restarted (u undoes it).")
         self.refresh_bindings()
+
+    def action_hint(self) -> None:
+        """Give the next press of the hint for this board; the last one makes its step."""
+        if self.hint is None:
+            self.hint = hint(self.board)
+            if self.hint is None:
+                self.show_status("No hint: no step the hints know follows from this board.")
+                return
+        self.hint_stage += 1
+        if self.hint_stage == 2:
+            self.help_used["hints"] += 1
+            self.save()
+        found = self.hint
+        if self.hint_stage == STAGES:
+            self.forget_hint()
+            self.board.change(found.changes)
+            self.grid.board_changed()
+            self.show_status(f"{found.text(STAGES)} (u undoes it)")
+            return
+        self.grid.hinted = found.highlight(self.hint_stage)
+        more = "t: why" if self.hint_stage == 1 else "t: make it"
+        self.show_status(f"Hint {self.hint_stage}/{STAGES}: {found.text(self.hint_stage)} ({more})")
+
+    def forget_hint(self) -> None:
+        """The board changed: the next hint starts afresh, and what this one showed goes."""
+        if self.hint_stage:
+            self.show_status("")
+        self.hint, self.hint_stage = None, 0
+        self.grid.hinted = frozenset()
+
+    def action_inspect(self) -> None:
+        facts = cage_facts(self.board, self.grid.cursor)
+        self.app.push_screen(InspectorScreen(facts, ascii=self.app.ascii))
 
     def action_check(self) -> None:
         wrong = mistakes(self.board.puzzle, self.board.grid)

@@ -1,0 +1,72 @@
+"""The cage inspector: what still fits the selected cage, the digits around it, its notes."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from kaldoku_tui.engine.hints import CageFacts, in_ascii
+from kaldoku_tui.engine.puzzle import ASCII_OP_SYMBOLS, OP_SYMBOLS, cell_name
+from kaldoku_tui.engine.steps import NUMBER_WORDS
+
+MAX_COMBOS = 60
+"""Combinations listed before `and N more` (a six-cell sum on 9×9 has about ninety)."""
+
+
+def facts_text(facts: CageFacts, ascii: bool = False) -> list[tuple[str, str]]:
+    """The inspector's sections as (title, text), in ASCII when asked."""
+    cage = facts.cage
+    symbol = (ASCII_OP_SYMBOLS if ascii else OP_SYMBOLS)[cage.op]
+    combos = [symbol.join(map(str, combo)) or str(combo[0]) for combo in facts.combos]
+    if len(combos) > MAX_COMBOS:
+        combos[MAX_COMBOS:] = [f"and {len(combos) - MAX_COMBOS} more"]
+    count = len(cage.cells)
+    cells = f"{NUMBER_WORDS[count]} cell{'s' if count > 1 else ''}"
+    ways = f"{facts.fillings} way{'s' if facts.fillings != 1 else ''} to fill it"
+    if facts.combos:
+        fit = f"{'   '.join(combos)}   ({ways})"
+    else:
+        fit = "none: the digits placed around it leave no way to fill it"
+    dash = "-" if ascii else "—"
+    placed = "   ".join(
+        f"{line}: {' '.join(map(str, digits)) or dash}" for line, digits in facts.lines
+    )
+    notes = "   ".join(
+        f"{cell_name(cell)}: " + (f"[{digit}]" if digit else " ".join(map(str, sorted(ns))) or dash)
+        for cell, digit, ns in facts.notes
+    )
+    sections = [
+        (f"Cage {cage.label(ascii)} at {cell_name(cage.anchor)}, {cells}", ""),
+        ("Combinations that still fit", fit),
+        ("Digits in its rows and columns", placed),
+        ("Notes ([d]: digit placed)", notes),
+    ]
+    if ascii:
+        sections = [(in_ascii(title), in_ascii(text)) for title, text in sections]
+    return sections
+
+
+class InspectorScreen(ModalScreen[None]):
+    """The facts about one cage; escape, i or q closes it."""
+
+    BINDINGS = [Binding("escape,i,q", "close", "Close")]
+
+    def __init__(self, facts: CageFacts, ascii: bool = False) -> None:
+        super().__init__()
+        self.facts = facts
+        self.ascii = ascii
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(classes="dialog", id="inspector"):
+            (title, _), *sections = facts_text(self.facts, self.ascii)
+            yield Static(title, classes="question", markup=False)
+            for heading, text in sections:
+                yield Static(heading, classes="heading", markup=False)
+                yield Static(text, classes="facts", markup=False)
+            yield Static("Esc / i / q: close", classes="keys")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
