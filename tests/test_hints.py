@@ -191,6 +191,11 @@ async def test_three_hint_presses_point_explain_then_make_the_step(tmp_path):
         await pilot.press("u")
         assert all(not board.notes(cell) for cell in puzzle.cells)
         assert not board.can_undo
+        # Longer than the spare rows: cut, and it says so.
+        app.game.show_status("word " * 60 + "END")
+        await pilot.pause()
+        assert status.size.height == 3 and "END" not in screen_text(app)
+        assert screen_text(app).splitlines()[-2].endswith("…")
 
 
 async def test_a_mistake_hint_and_help_counted_on_the_win_screen(example, tmp_path):

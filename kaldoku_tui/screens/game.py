@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -163,8 +164,21 @@ class GameScreen(Screen):
         bar = "|" if self.app.ascii else "│"
         status = self.query_one("#status", Static)
         status.set_class(self.grid.notes_mode, "-notes")
-        status.styles.max_height = self.status_room()
-        status.update(f"{notes}{bar} {self.message}")
+        room = self.status_room()
+        status.styles.max_height = room
+        status.update(self.fit_status(f"{notes}{bar} {self.message}", room))
+
+    def fit_status(self, text: str, room: int) -> Text | str:
+        """`text` cut to `room` lines of the screen's width, ending in … when cut."""
+        width = self.size.width
+        lines = Text(text).wrap(self.app.console, width) if width else []
+        if len(lines) <= room:
+            return text
+        last = lines[room - 1]
+        last.rstrip()
+        last.truncate(width - 1)
+        last.append("." if self.app.ascii else "…")
+        return Text("\n").join(lines[:room])
 
     def status_room(self) -> int:
         """Lines the status line may take (a long hint wraps) without shrinking the board:
