@@ -7,17 +7,25 @@ import pytest
 
 from kaldoku_tui.cli import main
 from kaldoku_tui.engine.formats import read_puzzles, to_json_line
-from kaldoku_tui.engine.generator import generate
+from kaldoku_tui.engine.generator import LEVELS_BY_SIZE, generate
 from kaldoku_tui.engine.puzzle import Cage, Puzzle, PuzzleError
 from kaldoku_tui.engine.techniques import LEVELS, grade, human_solve
 
 KEEN_ID = "4:aa_a__a__a_a__a_a,d2m12s1a5s1m4d2a5"
 
 
-@pytest.mark.parametrize("level", LEVELS)
-@pytest.mark.parametrize("size", [4, 5])
-def test_generated_puzzle_grades_at_its_level(size, level):
-    for seed in range(3):
+def level_cases():
+    """Every level of every size: three seeds each, one for the slow ones (extreme and
+    unreasonable from 6×6 up, about a second each at 9×9)."""
+    for size in range(3, 10):
+        for level in LEVELS_BY_SIZE.get(size, LEVELS):
+            slow = size >= 6 and LEVELS.index(level) >= 3
+            yield pytest.param(size, level, 1 if slow else 3, id=f"{size}-{level}")
+
+
+@pytest.mark.parametrize("size,level,seeds", level_cases())
+def test_generated_puzzle_grades_at_its_level(size, level, seeds):
+    for seed in range(seeds):
         puzzle = generate(size, seed=seed, level=level)
         assert grade(puzzle).level == level
         assert puzzle.meta["difficulty"] == level
@@ -32,12 +40,6 @@ def test_generated_puzzle_grades_at_its_level(size, level):
             assert all(puzzle.solution[r][c] == d for (r, c), d in step.sets.items())
         if tier < 5:
             assert all(step.technique != "trial" for step in steps)
-
-
-@pytest.mark.parametrize("level", ["hard", "extreme"])
-def test_nine_by_nine_levels(level):
-    puzzle = generate(9, seed=7, level=level)
-    assert grade(puzzle).level == level
 
 
 def test_same_seed_same_puzzle():

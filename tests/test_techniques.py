@@ -179,3 +179,20 @@ def test_every_step_is_sound_on_generated_puzzles(size, count):
         for step in solve.steps:
             assert_worded(step)
         assert solve.solved and solve.grid == puzzle.solution
+
+
+@pytest.mark.parametrize(
+    "size,level,count",
+    [(5, "hard", 20), (6, "hard", 20), (6, "extreme", 8), (6, "unreasonable", 12), (7, "unreasonable", 5)],
+)
+def test_every_step_is_sound_on_puzzles_of_the_higher_levels(size, level, count):
+    """Subsets, line rules, fish, chains and trials, which default puzzles seldom need."""
+    from kaldoku_tui.engine.generator import generate
+
+    for seed in range(1000, 1000 + count):
+        puzzle = generate(size, seed=seed, level=level)
+        solve = t.human_solve(puzzle)
+        assert_sound(puzzle, solve.steps)
+        for step in solve.steps:
+            assert_worded(step)
+        assert solve.solved and solve.grid == puzzle.solution
