@@ -120,6 +120,14 @@ def test_the_inspector_lists_sum_combinations_once(row_sums):
     assert facts.combos == [(1, 2, 3)] and facts.fillings == 6
 
 
+def test_the_inspector_does_not_list_a_huge_cage(no_solution):
+    facts = cage_facts(Board(no_solution), (2, 2))  # seven cells
+    assert facts.combos is None
+    sections = dict(facts_text(facts))
+    assert sections["Combinations that still fit"].startswith("too many to list")
+    assert "Cage 15+ at r1c3, seven cells" in sections
+
+
 def test_ascii_text():
     assert in_ascii("12× and 2÷ and 3−1…") == "12x and 2/ and 3-1..."
 
@@ -130,7 +138,7 @@ def test_the_inspector_text_in_ascii(example):
     board.place((1, 0), 4)
     sections = dict(facts_text(cage_facts(board, (0, 2)), ascii=True))
     assert "Cage 12x at r1c3, two cells" in sections
-    assert sections["Combinations that still fit"] == "3x4   (2 ways to fill it)"
+    assert sections["Combinations that still fit"] == "3x4   (two ways to fill it)"
     assert sections["Digits in its rows and columns"] == "row 1: -   column 3: -   column 4: -"
     assert all(ord(ch) < 128 for text in sections.values() for ch in text)
 
@@ -238,7 +246,7 @@ async def test_the_cage_inspector(example, tmp_path):
         assert isinstance(app.screen, InspectorScreen)
         text = "\n".join(str(w.render()) for w in app.screen.query(Static))
         assert "Cage 2÷ at r1c1, two cells" in text
-        assert "2÷1   4÷2   (3 ways to fill it)" in text
+        assert "2÷1   4÷2   (three ways to fill it)" in text
         assert "row 1: —   column 1: 4   column 2: —" in text
         assert "r1c1: —   r1c2: —" in text
         await pilot.press("i")

@@ -14,6 +14,7 @@ from typing import Mapping
 from kaldoku_tui.engine.board import NO_NOTES, Board, CellState, Notes
 from kaldoku_tui.engine.fillings import Filling, fillings
 from kaldoku_tui.engine.puzzle import ASCII_OP_SYMBOLS, OP_SYMBOLS, Cage, Cell, cell_name
+from kaldoku_tui.engine.solver import TABLE_CELLS
 from kaldoku_tui.engine.steps import NUMBER_WORDS, Step, join
 from kaldoku_tui.engine.techniques import next_step
 
@@ -94,7 +95,7 @@ def first_mistake(board: Board) -> Hint | None:
         cell = digits[0]
         name = cell_name(cell)
         return Hint(
-            look=f"There is a mistake on the board: {_count(len(digits), 'digit')} "
+            look=f"There is a mistake on the board: {how_many(len(digits), 'digit')} "
             f"{'is' if len(digits) == 1 else 'are'} wrong.",
             reason=f"The {board.digit(cell)} in {name} is wrong.",
             done=f"Cleared the wrong digit in {name}.",
@@ -106,7 +107,7 @@ def first_mistake(board: Board) -> Hint | None:
         cell = notes[0]
         name = cell_name(cell)
         return Hint(
-            look=f"There is a mistake on the board: the notes of {_count(len(notes), 'cell')} "
+            look=f"There is a mistake on the board: the notes of {how_many(len(notes), 'cell')} "
             "are wrong.",
             reason=f"The notes in {name} ({' '.join(map(str, sorted(board.notes(cell))))}) "
             "leave out its digit.",
@@ -118,7 +119,7 @@ def first_mistake(board: Board) -> Hint | None:
     return None
 
 
-def _count(n: int, what: str) -> str:
+def how_many(n: int, what: str) -> str:
     """`one digit`, `three cells`, `12 cells`."""
     number = NUMBER_WORDS[n] if n < len(NUMBER_WORDS) else str(n)
     return f"{number} {what}" if n == 1 else f"{number} {what}s"
@@ -184,10 +185,12 @@ class CageFacts:
     """What the cage inspector shows about one cage of a board."""
 
     cage: Cage
-    combos: list[Filling]
-    """The digit combinations of the fillings still possible, each sorted as the clue reads."""
+    combos: list[Filling] | None
+    """The digit combinations of the fillings still possible, each sorted as the clue reads;
+    None for a cage too large to list (more than TABLE_CELLS cells: 8 cells on 9×9 have
+    half a million fillings)."""
     fillings: int
-    """How many fillings (digits in cell order) are still possible."""
+    """How many fillings (digits in cell order) are still possible (0 when not listed)."""
     lines: list[tuple[str, list[int]]]
     """Each row and column the cage touches, with the digits placed in it."""
     notes: list[tuple[Cell, int, Notes]]
@@ -199,11 +202,14 @@ def cage_facts(board: Board, cell: Cell) -> CageFacts:
     in the cage and in its rows and columns, those digits, and the cage's notes."""
     puzzle = board.puzzle
     cage = puzzle.cage_at(cell)
-    allowed = [
-        {board.digit(c)} if board.digit(c) else board.possible(c) for c in cage.cells
-    ]
-    still = [f for f in fillings(puzzle.size, cage) if all(d in ok for d, ok in zip(f, allowed))]
-    combos = sorted({tuple(sorted(f, reverse=cage.op in "-/")) for f in still})
+    allowed = [{board.digit(c)} if board.digit(c) else board.possible(c) for c in cage.cells]
+    combos: list[Filling] | None = None
+    still = []
+    if len(cage.cells) <= TABLE_CELLS:
+        still = [
+            f for f in fillings(puzzle.size, cage) if all(d in ok for d, ok in zip(f, allowed))
+        ]
+        combos = sorted({tuple(sorted(f, reverse=cage.op in "-/")) for f in still})
     n = puzzle.size
     rows = sorted({r for r, _ in cage.cells})
     columns = sorted({c for _, c in cage.cells})

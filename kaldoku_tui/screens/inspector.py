@@ -8,9 +8,8 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from kaldoku_tui.engine.hints import CageFacts, in_ascii
+from kaldoku_tui.engine.hints import CageFacts, how_many, in_ascii
 from kaldoku_tui.engine.puzzle import ASCII_OP_SYMBOLS, OP_SYMBOLS, cell_name
-from kaldoku_tui.engine.steps import NUMBER_WORDS
 
 MAX_COMBOS = 60
 """Combinations listed before `and N more` (a six-cell sum on 9×9 has about ninety)."""
@@ -20,14 +19,13 @@ def facts_text(facts: CageFacts, ascii: bool = False) -> list[tuple[str, str]]:
     """The inspector's sections as (title, text), in ASCII when asked."""
     cage = facts.cage
     symbol = (ASCII_OP_SYMBOLS if ascii else OP_SYMBOLS)[cage.op]
-    combos = [symbol.join(map(str, combo)) or str(combo[0]) for combo in facts.combos]
+    combos = [symbol.join(map(str, combo)) or str(combo[0]) for combo in facts.combos or ()]
     if len(combos) > MAX_COMBOS:
         combos[MAX_COMBOS:] = [f"and {len(combos) - MAX_COMBOS} more"]
-    count = len(cage.cells)
-    cells = f"{NUMBER_WORDS[count]} cell{'s' if count > 1 else ''}"
-    ways = f"{facts.fillings} way{'s' if facts.fillings != 1 else ''} to fill it"
-    if facts.combos:
-        fit = f"{'   '.join(combos)}   ({ways})"
+    if facts.combos is None:
+        fit = "too many to list for a cage this large"
+    elif combos:
+        fit = f"{'   '.join(combos)}   ({how_many(facts.fillings, 'way')} to fill it)"
     else:
         fit = "none: the digits placed around it leave no way to fill it"
     dash = "-" if ascii else "—"
@@ -39,7 +37,8 @@ def facts_text(facts: CageFacts, ascii: bool = False) -> list[tuple[str, str]]:
         for cell, digit, ns in facts.notes
     )
     sections = [
-        (f"Cage {cage.label(ascii)} at {cell_name(cage.anchor)}, {cells}", ""),
+        (f"Cage {cage.label(ascii)} at {cell_name(cage.anchor)}, "
+         f"{how_many(len(cage.cells), 'cell')}", ""),
         ("Combinations that still fit", fit),
         ("Digits in its rows and columns", placed),
         ("Notes ([d]: digit placed)", notes),
@@ -60,7 +59,7 @@ class InspectorScreen(ModalScreen[None]):
         self.ascii = ascii
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(classes="dialog", id="inspector"):
+        with VerticalScroll(classes="dialog -ascii" if self.ascii else "dialog", id="inspector"):
             (title, _), *sections = facts_text(self.facts, self.ascii)
             yield Static(title, classes="question", markup=False)
             for heading, text in sections:
