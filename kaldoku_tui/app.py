@@ -110,6 +110,10 @@ class KaldokuApp(App):
         if screen is game:
             yield SystemCommand("New game", "Choose size, operators and difficulty", game.action_new_game)
             yield SystemCommand("Restart", "Restart this puzzle from an empty board", game.action_restart)
+            yield SystemCommand("Hint", "Where to look; again for why; a third time makes the step",
+                                game.action_hint)
+            yield SystemCommand("Cage inspector", "What still fits the cursor's cage",
+                                game.action_inspect)
             yield SystemCommand("Check so far", "Mark the digits that differ from the solution",
                                 game.action_check)
             yield SystemCommand("Reveal the solution", "Give up and show the solution", game.action_reveal)

@@ -171,7 +171,8 @@ async def test_command_palette_has_the_actions_but_no_screenshot(example, tmp_pa
     async with app.run_test(size=SIZE):
         titles = [command.title for command in app.get_system_commands(app.game)]
         assert "Screenshot" not in titles
-        for title in ("New game", "Restart", "Check so far", "Reveal the solution", "Pause", "Theme"):
+        for title in ("New game", "Restart", "Hint", "Cage inspector", "Check so far",
+                      "Reveal the solution", "Pause", "Theme"):
             assert title in titles
 
 
