@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Mapping
 
 from kaldoku_tui.engine.board import NO_NOTES, Board, CellState, Notes
+from kaldoku_tui.engine.check import mistakes
 from kaldoku_tui.engine.fillings import Filling, fillings
 from kaldoku_tui.engine.puzzle import ASCII_OP_SYMBOLS, OP_SYMBOLS, Cage, Cell, cell_name
 from kaldoku_tui.engine.solver import TABLE_CELLS
@@ -74,18 +75,16 @@ def hint(board: Board) -> Hint | None:
 
 
 def wrong_cells(board: Board) -> tuple[list[Cell], list[Cell]]:
-    """The cells whose digit differs from the solution, and those whose notes leave it out."""
+    """The cells whose digit differs from the solution, and those whose notes leave it out,
+    in reading order."""
     solution = board.puzzle.solution
     if solution is None:
         return [], []
-    digits, notes = [], []
-    for r, c in board.puzzle.cells:
-        if board.digit((r, c)):
-            if board.digit((r, c)) != solution[r][c]:
-                digits.append((r, c))
-        elif board.notes((r, c)) and solution[r][c] not in board.notes((r, c)):
-            notes.append((r, c))
-    return digits, notes
+    notes = [
+        (r, c) for r, c in board.puzzle.cells
+        if board.notes((r, c)) and solution[r][c] not in board.notes((r, c))
+    ]
+    return sorted(mistakes(board.puzzle, board.grid)), notes
 
 
 def first_mistake(board: Board) -> Hint | None:
