@@ -9,7 +9,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from kaldoku_tui.engine.hints import CageFacts, how_many, in_ascii
-from kaldoku_tui.engine.puzzle import ASCII_OP_SYMBOLS, OP_SYMBOLS, cell_name
+from kaldoku_tui.engine.puzzle import OP_SYMBOLS, cell_name
 
 MAX_COMBOS = 60
 """Combinations listed before `and N more` (a six-cell sum on 9×9 has about ninety)."""
@@ -18,8 +18,7 @@ MAX_COMBOS = 60
 def facts_text(facts: CageFacts, ascii: bool = False) -> list[tuple[str, str]]:
     """The inspector's sections as (title, text), in ASCII when asked."""
     cage = facts.cage
-    symbol = (ASCII_OP_SYMBOLS if ascii else OP_SYMBOLS)[cage.op]
-    combos = [symbol.join(map(str, combo)) or str(combo[0]) for combo in facts.combos or ()]
+    combos = [OP_SYMBOLS[cage.op].join(map(str, combo)) for combo in facts.combos or ()]
     if len(combos) > MAX_COMBOS:
         combos[MAX_COMBOS:] = [f"and {len(combos) - MAX_COMBOS} more"]
     if facts.combos is None:
@@ -28,7 +27,7 @@ def facts_text(facts: CageFacts, ascii: bool = False) -> list[tuple[str, str]]:
         fit = f"{'   '.join(combos)}   ({how_many(facts.fillings, 'way')} to fill it)"
     else:
         fit = "none: the digits placed around it leave no way to fill it"
-    dash = "-" if ascii else "—"
+    dash = "—"
     placed = "   ".join(
         f"{line}: {' '.join(map(str, digits)) or dash}" for line, digits in facts.lines
     )
@@ -37,7 +36,7 @@ def facts_text(facts: CageFacts, ascii: bool = False) -> list[tuple[str, str]]:
         for cell, digit, ns in facts.notes
     )
     sections = [
-        (f"Cage {cage.label(ascii)} at {cell_name(cage.anchor)}, "
+        (f"Cage {cage.label()} at {cell_name(cage.anchor)}, "
          f"{how_many(len(cage.cells), 'cell')}", ""),
         ("Combinations that still fit", fit),
         ("Digits in its rows and columns", placed),
