@@ -81,7 +81,8 @@ def test_play_a_keen_id_on_a_real_terminal(terminal, tmp_path):
     two_digits = re.compile(r"[│┃] {3}3 {3}[│┃] {3}2 {3}[│┃]")
     screen = terminal.wait_for(lambda s: two_digits.search(s) is not None)
     row = next(line for line in screen.splitlines() if two_digits.search(line))
-    assert row.strip().startswith("┃") and row.strip().endswith("┃")
+    assert row.split()[0] == "2", "the row's number on the ruler"
+    assert row.strip()[1:].strip().startswith("┃") and row.strip().endswith("┃")
 
     terminal.keys("q")
     deadline = time.monotonic() + 10

@@ -152,6 +152,8 @@ async def test_checker_marks_duplicates_done_and_wrong_cages():
         await pilot.press("4")
         assert label_text(grid, (0, 0)).startswith("━2÷✓"), "right and no clash: done"
         await pilot.press("left", "left", "3")
+        assert label_text(grid, (0, 0)).startswith(" 2÷≠"), "the cursor's cage: lit"
+        await pilot.press("down")
         # ÷2 now holds 3 and 2: wrong, shown by a glyph and by reverse video.
         assert label_text(grid, (0, 0)).startswith("━2÷≠")
         strip = grid.board_line(grid.board_layout.label_region((0, 0)).y)
@@ -173,7 +175,19 @@ async def test_a_9x9_fits_80x24_with_header_footer_and_every_label():
         text = "\n".join(lines)
         assert "┏" in text and "┛" in text and "Terminal too small" not in text
         for cage in puzzle.cages:
-            assert label_text(grid, cage.anchor).lstrip("━").startswith(cage.label())
+            assert label_text(grid, cage.anchor).lstrip("━ ").startswith(cage.label())
+        # Rulers: the cursor's column and row numbers are lit, in reverse.
+        assert layout.rulers
+        assert lines[1 + layout.top - 1].split() == list("123456789")
+        await pilot.press("down", "right", "right")
+        for region in (layout.column_ruler_region(2), layout.row_ruler_region(1)):
+            strip = grid.board_line(region.y).crop(region.x, region.right)
+            assert strip.text.strip() in "23" and all(seg.style.reverse for seg in strip)
+        unlit = layout.column_ruler_region(0)
+        assert not any(s.style.reverse for s in grid.board_line(unlit.y).crop(unlit.x, unlit.right))
+        # And its cage's label.
+        assert label_text(grid, (1, 2)).startswith(" ")
+        await pilot.press("up", "left", "left")
         await pilot.press("n", "1", "2", "3")
         assert cell_text(grid, (0, 0)) == ["123    "], "compact cells list notes on one line"
 
@@ -218,7 +232,8 @@ async def test_set_board_and_refresh_board_after_a_reveal():
         grid.refresh_board()
         await pilot.pause()
         row = screen_lines(app)[1 + grid.board_layout.cell_region((0, 0)).y]
-        assert row.split()[1::2] == list("123456789")
+        assert row.split()[0] == "1", "the row's number on the ruler"
+        assert row.split()[2::2] == list("123456789")
 
 
 async def test_a_new_theme_repaints_in_its_colours():
@@ -251,29 +266,46 @@ def lines_of(layout, cells):
     return {Region(r.x, y, r.width, 1) for r in regions for y in range(r.y, r.bottom)}
 
 
+def spy_on_bands(grid):
+    """The regions of the grid the bands are asked to repaint, from now on."""
+    painted = []
+    for band in (*grid.bands, grid.ruler_band):
+        band.refresh = lambda *regions, band=band, **kw: painted.extend(
+            region.translate((band.left, band.top)) for region in regions
+        )
+    return painted
+
+
 async def test_a_move_or_a_digit_repaints_only_what_changed():
     app = GridApp(keen4())
     async with app.run_test(size=(80, 24)) as pilot:
         grid = app.query_one(KenKenGrid)
         await pilot.pause()
-        painted = []
-        for band in grid.bands:
-            band.refresh = lambda *regions, band=band, **kw: painted.extend(
-                region.translate((band.left, band.top)) for region in regions
-            )
+        painted = spy_on_bands(grid)
         layout = grid.board_layout
+        assert layout.rulers
         grid.cursor = (0, 1)
-        # Same row and cage: the cursor's two cells and columns 0 and 1 change, nothing else.
-        assert set(painted) == lines_of(layout, [(r, c) for r in range(4) for c in (0, 1)])
-        grid.highlight_peers = False
+        # Same row and cage: the two cells and the numbers of columns 1 and 2.
+        rulers = {layout.column_ruler_region(0), layout.column_ruler_region(1)}
+        assert set(painted) == lines_of(layout, [(0, 0), (0, 1)]) | rulers
         painted.clear()
         grid.cursor = (1, 1)
-        assert set(painted) == lines_of(layout, [(0, 1), (1, 1)])
+        # Into the +5 cage: the numbers of rows 1 and 2, and both cages' labels as far
+        # as they reach ("2÷", "5+" after the lead).
+        rulers = {layout.row_ruler_region(0), layout.row_ruler_region(1)}
+        labels = {Region(region.x, region.y, 3, 1)
+                  for region in map(layout.label_region, [(0, 0), (1, 1)])}
+        assert set(painted) == lines_of(layout, [(0, 1), (1, 1)]) | rulers | labels
         painted.clear()
         await pilot.press("3")
         # A digit changes the middle line of its three-line cell, and nothing else.
         region = layout.cell_region((1, 1))
         assert painted == [Region(region.x, region.y + 1, region.width, 1)]
+        painted.clear()
+        grid.highlight_peers = True
+        # The setting shades the row, the column and the cage: every line of those cells.
+        shaded = {(1, c) for c in range(4)} | {(r, 1) for r in range(4)} | {(2, 1)}
+        assert set(painted) == lines_of(layout, shaded - {(1, 1)})
 
 
 async def test_marked_cells_and_the_paused_board():
@@ -300,11 +332,7 @@ async def test_hinted_cells_are_underlined_until_a_new_board():
     async with app.run_test(size=(80, 24)) as pilot:
         grid = app.query_one(KenKenGrid)
         await pilot.press("down")
-        painted = []
-        for band in grid.bands:
-            band.refresh = lambda *regions, band=band, **kw: painted.extend(
-                region.translate((band.left, band.top)) for region in regions
-            )
+        painted = spy_on_bands(grid)
         grid.hinted = frozenset({(2, 3), (3, 3)})
         layout = grid.board_layout
         assert set(painted) == lines_of(layout, [(2, 3), (3, 3)]), "just the hinted cells"
@@ -321,20 +349,24 @@ async def test_hinted_cells_are_underlined_until_a_new_board():
 
 
 @pytest.mark.parametrize(
-    "size, label_width, area, cell",
+    "size, label_width, area, cell, rulers",
     [
-        (4, 3, (200, 60), (11, 5)),  # roomy: big cells, notes 3×3
-        (4, 3, (80, 22), (7, 3)),
-        (9, 3, (80, 22), (7, 1)),  # 9×9 in 80×24 less header and footer
-        (9, 5, (80, 22), (7, 1)),  # "3024×" and its state glyph
-        (9, 7, (80, 22), (7, 1)),  # a 7-character clue: no room left for the glyph
-        (9, 3, (36, 22), None),
+        (4, 3, (200, 60), (11, 5), True),  # roomy: big cells, notes 3×3
+        (4, 3, (80, 22), (7, 3), True),
+        (9, 3, (80, 21), (7, 1), True),  # 9×9 in 80×24 less header, status line and footer
+        (9, 5, (80, 21), (7, 1), True),  # "3024×" and its state glyph
+        (9, 7, (80, 21), (7, 1), True),  # a 7-character clue: no room left for the glyph
+        (9, 3, (74, 21), (7, 1), False),  # the rulers go before the cells shrink
+        (9, 3, (80, 19), (7, 1), False),
+        (9, 3, (36, 22), None, False),
     ],
 )
-def test_cells_shrink_to_fit(size, label_width, area, cell):
+def test_cells_shrink_to_fit(size, label_width, area, cell, rulers):
     layout = fit_layout(size, label_width, *area)
     assert (layout.cell_width, layout.cell_height) == cell if cell else layout is None
     if layout:
+        assert layout.rulers == rulers
+        assert layout.left - layout.ruler_left >= 0 and layout.top - layout.ruler_top >= 0
         assert layout.left + layout.width <= area[0] and layout.top + layout.height <= area[1]
 
 

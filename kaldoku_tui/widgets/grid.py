@@ -1,11 +1,17 @@
 """The board widget: cages in box-drawing lines, digits, notes and the checker's marks.
 
 Drawn line by line (Textual's Line API). The widget remembers how it last drew each
-cell and each cage label, and after a key press repaints only those that now look
-different. Textual repaints a line from the left edge of the widget that owns it up to
-the end of the changed part, so each column of cells is also shown by a thin child
-widget laid over the board (a GridBand): a changed cell then costs its own few
-characters, not the line up to it.
+cell, cage label and ruler number, and after a key press repaints only those that now
+look different. Textual repaints a line from the left edge of the widget that owns it
+up to the end of the changed part, so each column of cells (with its number above and
+the wall to its right) is also shown by a thin child widget laid over the board (a
+GridBand), and so are the row numbers: a changed cell then costs its own few
+characters, not the line up to it. A band ends one character after its cells because
+Textual writes a needless cursor move when a repainted stretch ends where the next
+widget begins.
+
+The cursor's row and column show by their lit numbers on the rulers and its cage by its
+lit label, which costs a few characters a move; shading every cell of them is a setting.
 """
 
 from __future__ import annotations
@@ -35,6 +41,9 @@ GRID_CSS = Path(__file__).parent.parent / "assets" / "grid.tcss"
 
 CELL_SIZES = ((11, 5), (7, 3), (7, 1), (5, 1), (3, 1))
 """Cell interiors (columns, rows) to try, largest first; 3+ rows show notes 3×3."""
+
+RULER_WIDTH = 2
+"""Columns the row numbers take left of the board: the number and a space."""
 
 # Characters that differ between Unicode and ASCII drawing.
 UNICODE_GLYPHS = {"done": "✓", "wrong": "≠", "duplicate": "!", "more": "…", "times": "×"}
@@ -117,13 +126,15 @@ class Frame:
 
 @dataclass(frozen=True)
 class Layout:
-    """Where the board sits in the widget: cell interior size and the top-left corner."""
+    """Where the board sits in the widget: cell interior size, the top-left corner of
+    its frame, and whether the rulers (column numbers above, row numbers left) are shown."""
 
     size: int
     cell_width: int
     cell_height: int
     left: int
     top: int
+    rulers: bool = False
 
     @property
     def width(self) -> int:
@@ -132,6 +143,30 @@ class Layout:
     @property
     def height(self) -> int:
         return self.size * (self.cell_height + 1) + 1
+
+    @property
+    def middle(self) -> int:
+        """The line of a cell's inside that holds its digit."""
+        return (self.cell_height - 1) // 2
+
+    @property
+    def ruler_top(self) -> int:
+        """Lines the column numbers take above the board."""
+        return 1 if self.rulers else 0
+
+    @property
+    def ruler_left(self) -> int:
+        """Columns the row numbers take left of the board."""
+        return RULER_WIDTH if self.rulers else 0
+
+    def column_ruler_region(self, column: int) -> Region:
+        """The stretch above `column` that holds its number."""
+        region = self.cell_region((0, column))
+        return Region(region.x, self.top - 1, region.width, 1)
+
+    def row_ruler_region(self, row: int) -> Region:
+        """Where the number of `row` sits."""
+        return Region(self.left - RULER_WIDTH, self.cell_region((row, 0)).y + self.middle, 1, 1)
 
     def cell_region(self, cell: Cell) -> Region:
         """The inside of `cell`, in widget coordinates."""
@@ -170,12 +205,20 @@ def layouts(size: int, label_width: int) -> list[Layout]:
 
 
 def fit_layout(size: int, label_width: int, width: int, height: int) -> Layout | None:
-    """The largest board that fits a `width`×`height` area, centred; None when none does."""
+    """The largest board that fits a `width`×`height` area, centred; None when none does.
+
+    Cells shrink only when the board does not fit even without its rulers."""
     for layout in layouts(size, label_width):
-        if layout.width <= width and layout.height <= height:
-            return replace(
-                layout, left=(width - layout.width) // 2, top=(height - layout.height) // 2
-            )
+        for rulers in (True, False):
+            layout = replace(layout, rulers=rulers)
+            outer_width = layout.width + layout.ruler_left
+            outer_height = layout.height + layout.ruler_top
+            if outer_width <= width and outer_height <= height:
+                return replace(
+                    layout,
+                    left=(width - outer_width) // 2 + layout.ruler_left,
+                    top=(height - outer_height) // 2 + layout.ruler_top,
+                )
     return None
 
 
@@ -193,8 +236,18 @@ class Look(NamedTuple):
     hinted: bool
 
 
+class Label(NamedTuple):
+    """Everything that decides how one cage label is drawn."""
+
+    state: str
+    """"done", "wrong" or ""."""
+    lit: bool
+    """Whether the cursor is in the cage."""
+
+
 class GridBand(Widget):
-    """The inside of one column of cells, as its KenKenGrid draws it, laid over the grid."""
+    """A strip of the board, as its KenKenGrid draws it, laid over the grid: one column
+    of cells, or the row numbers."""
 
     def __init__(self, grid: KenKenGrid) -> None:
         super().__init__()
@@ -203,9 +256,24 @@ class GridBand(Widget):
         """Where the band starts across the grid."""
         self.top = 0
         """Where the band starts down the grid."""
+        self.right = 0
+        """Where the band ends across the grid (the first column past it)."""
+
+    def place(self, left: int, top: int, width: int, height: int) -> None:
+        """Lay the band over this part of the grid."""
+        self.left, self.top, self.right = left, top, left + width
+        self.styles.position = "absolute"
+        self.styles.offset = (left, top)
+        self.styles.width = width
+        self.styles.height = height
+        self.refresh()
+
+    def holds(self, x: int) -> bool:
+        """Whether the band shows column x of the grid."""
+        return self.display and self.left <= x < self.right
 
     def render_line(self, y: int) -> Strip:
-        return self.grid.board_line(self.top + y).crop(self.left, self.left + self.size.width)
+        return self.grid.board_line(self.top + y).crop(self.left, self.right)
 
 
 class KenKenGrid(Widget, can_focus=True):
@@ -227,6 +295,9 @@ class KenKenGrid(Widget, can_focus=True):
         "grid--wall",
         "grid--line",
         "grid--message",
+        "grid--ruler",
+        "grid--ruler-lit",
+        "grid--label-lit",
     }
 
     BINDINGS = [
@@ -254,9 +325,9 @@ class KenKenGrid(Widget, can_focus=True):
     """Cells a hint points at."""
     show_board: reactive[bool] = reactive(True, init=False)
     """False hides the board (while paused)."""
-    highlight_peers: reactive[bool] = reactive(True, repaint=False, init=False)
-    """Whether to tint the cursor's row, column and cage and the cells holding its digit.
-    Off, a cursor move repaints just two cells: kinder to slow links."""
+    highlight_peers: reactive[bool] = reactive(False, repaint=False, init=False)
+    """Whether to shade every cell of the cursor's row, column and cage. Off, a cursor
+    move repaints two cells and a few ruler and label characters: kinder to slow links."""
 
     class BoardChanged(Message):
         """The player changed the board (a digit, notes, undo, ...)."""
@@ -285,6 +356,9 @@ class KenKenGrid(Widget, can_focus=True):
         self.ascii = ascii
         self.glyphs = ASCII_GLYPHS if ascii else UNICODE_GLYPHS
         self.bands = [GridBand(self) for _ in range(MAX_SIZE)]
+        """One band a column of cells."""
+        self.ruler_band = GridBand(self)
+        """The band of the row numbers."""
         self.lines: dict[int, Strip] = {}
         """The board's lines as last drawn, by y, until something changes."""
         self.lines_layout: Layout | None = None
@@ -292,6 +366,7 @@ class KenKenGrid(Widget, can_focus=True):
 
     def compose(self) -> ComposeResult:
         yield from self.bands
+        yield self.ruler_band
 
     # The board and the checker.
 
@@ -303,7 +378,9 @@ class KenKenGrid(Widget, can_focus=True):
         self.labels = {cage.anchor: cage.label(ascii=self.ascii) for cage in puzzle.cages}
         self.label_width = max(len(label) for label in self.labels.values())
         self.looks: dict[Cell, Look] = {}
-        self.label_states: dict[Cell, str] = {}
+        self.label_looks: dict[Cell, Label] = {}
+        self.lit: Cell | None = None
+        """The row and column whose ruler numbers are drawn lit."""
         self.check()
         self.set_reactive(KenKenGrid.cursor, self.validate_cursor(self.cursor))
         self.set_reactive(KenKenGrid.marked, frozenset())
@@ -313,23 +390,27 @@ class KenKenGrid(Widget, can_focus=True):
     def refresh_board(self) -> None:
         """Run the checker and repaint everything (after a new board, a reveal...)."""
         self.check()
-        self.looks, self.label_states = self.compute_looks()
+        self.looks, self.label_looks = self.compute_looks()
+        self.lit = self.cursor
         self.repaint_all()
 
     def repaint_all(self) -> None:
         """Place the column bands for the current size and repaint the lot."""
         self.lines.clear()
         layout = self.board_layout
+        shown = layout is not None and self.show_board
         for j, band in enumerate(self.bands):
-            band.display = layout is not None and self.show_board and j < self.board.size
+            band.display = shown and j < self.board.size
             if band.display and layout is not None:
-                band.left = layout.left + j * (layout.cell_width + 1) + 1
-                band.top = layout.top
-                band.styles.position = "absolute"
-                band.styles.offset = (band.left, band.top)
-                band.styles.width = layout.cell_width
-                band.styles.height = layout.height
-                band.refresh()
+                band.place(
+                    layout.cell_region((0, j)).x,
+                    layout.top - layout.ruler_top,
+                    layout.cell_width + 1,
+                    layout.height + layout.ruler_top,
+                )
+        self.ruler_band.display = shown and layout is not None and layout.rulers
+        if self.ruler_band.display and layout is not None:
+            self.ruler_band.place(layout.left - RULER_WIDTH, layout.top, RULER_WIDTH, layout.height)
         self.refresh()
 
     def check(self) -> None:
@@ -344,7 +425,7 @@ class KenKenGrid(Widget, can_focus=True):
         self.repaint_changes()
         self.post_message(self.BoardChanged(self.board))
 
-    def compute_looks(self) -> tuple[dict[Cell, Look], dict[Cell, str]]:
+    def compute_looks(self) -> tuple[dict[Cell, Look], dict[Cell, Label]]:
         """How every cell and cage label should look now."""
         board, puzzle = self.board, self.board.puzzle
         cursor = self.cursor
@@ -354,19 +435,19 @@ class KenKenGrid(Widget, can_focus=True):
         for cell in puzzle.cells:
             digit = board.digit(cell)
             is_cursor = cell == cursor
-            related = self.highlight_peers and not is_cursor
             looks[cell] = Look(
                 digit=digit,
                 notes=board.notes(cell),
                 cursor=is_cursor,
                 notes_mode=is_cursor and self.notes_mode,
-                peer=related
+                peer=self.highlight_peers
+                and not is_cursor
                 and (
                     cell[0] == cursor[0]
                     or cell[1] == cursor[1]
                     or puzzle.cage_index(cell) == cursor_cage
                 ),
-                same_digit=related and digit != 0 and digit == cursor_digit,
+                same_digit=not is_cursor and digit != 0 and digit == cursor_digit,
                 duplicate=cell in self.duplicates,
                 marked=cell in self.marked,
                 hinted=cell in self.hinted,
@@ -375,15 +456,16 @@ class KenKenGrid(Widget, can_focus=True):
             CageState.RIGHT: "done",
             CageState.WRONG: "wrong",
         }
-        label_states = {
-            cage.anchor: states.get(state, "")
-            for cage, state in zip(puzzle.cages, self.cage_states)
+        label_looks = {
+            cage.anchor: Label(states.get(state, ""), index == cursor_cage)
+            for index, (cage, state) in enumerate(zip(puzzle.cages, self.cage_states))
         }
-        return looks, label_states
+        return looks, label_looks
 
     def repaint_changes(self) -> None:
-        """Repaint just the lines of cells, and the labels, whose look changed."""
-        looks, label_states = self.compute_looks()
+        """Repaint just the lines of cells, the labels and the ruler numbers whose look
+        changed."""
+        looks, label_looks = self.compute_looks()
         layout = self.board_layout
         self.lines.clear()
         if layout is not None and self.show_board:
@@ -398,15 +480,25 @@ class KenKenGrid(Widget, can_focus=True):
                         self.cell_segments(old, k, layout) != self.cell_segments(look, k, layout)
                     ):
                         regions.append(Region(region.x, region.y + k, region.width, 1))
-            regions += [
-                layout.label_region(anchor)
-                for anchor, state in label_states.items()
-                if state != self.label_states.get(anchor)
-            ]
+            for anchor, label in label_looks.items():
+                old_label = self.label_looks.get(anchor)
+                if label != old_label:
+                    # Only as far as the label reaches, old or new: the wall after it stays.
+                    reach = max(self.label_reach(anchor, look, layout)
+                                for look in (label, old_label) if look is not None)
+                    region = layout.label_region(anchor)
+                    regions.append(Region(region.x, region.y, reach, 1))
+            if layout.rulers and self.lit is not None:
+                for old, new, ruler in (
+                    (self.lit[0], self.cursor[0], layout.row_ruler_region),
+                    (self.lit[1], self.cursor[1], layout.column_ruler_region),
+                ):
+                    if old != new:
+                        regions += [ruler(old), ruler(new)]
             for region in regions:
-                band = self.bands[(region.x - layout.left - 1) // (layout.cell_width + 1)]
+                band = next(band for band in (*self.bands, self.ruler_band) if band.holds(region.x))
                 band.refresh(region.translate((-band.left, -band.top)))
-        self.looks, self.label_states = looks, label_states
+        self.looks, self.label_looks, self.lit = looks, label_looks, self.cursor
 
     # Reactives.
 
@@ -473,15 +565,38 @@ class KenKenGrid(Widget, can_focus=True):
     def draw_line(self, y: int, layout: Layout | None) -> Strip:
         width = self.size.width
         base = self.rich_style
+        if layout is not None and layout.rulers and y == layout.top - 1:
+            return Strip(self.column_ruler(layout)).adjust_cell_length(width, base).simplify()
         if layout is None or not 0 <= y - layout.top < layout.height:
             return Strip.blank(width, base)
         row, sub_row = divmod(y - layout.top, layout.cell_height + 1)
-        segments = [Segment(" " * layout.left, base)]
+        margin = layout.left - layout.ruler_left
+        segments = [Segment(" " * margin, base)]
+        if layout.rulers:
+            numbered = sub_row - 1 == layout.middle
+            segments += [
+                Segment(str(row + 1) if numbered else " ",
+                        self.ruler_style(numbered and row == self.cursor[0])),
+                Segment(" " * (RULER_WIDTH - 1), base),
+            ]
         if sub_row == 0:
             segments += self.line_across(row, layout)
         else:
             segments += self.cells_line(row, sub_row - 1, layout)
         return Strip(segments).adjust_cell_length(width, base).simplify()
+
+    def ruler_style(self, lit: bool) -> Style:
+        return self.style_of("grid--ruler-lit" if lit else "grid--ruler")
+
+    def column_ruler(self, layout: Layout) -> list[Segment]:
+        """The line above the board: each column's number over its middle."""
+        base = self.rich_style
+        centre = (layout.cell_width - 1) // 2
+        segments = [Segment(" " * (layout.left + 1), base)]
+        for c in range(self.board.size):
+            text = f"{' ' * centre}{c + 1}".ljust(layout.cell_width)
+            segments += [Segment(text, self.ruler_style(c == self.cursor[1])), Segment(" ", base)]
+        return segments
 
     def message_line(self, y: int) -> Strip:
         """A line of the "too small" message, centred."""
@@ -523,21 +638,32 @@ class KenKenGrid(Widget, can_focus=True):
                 break
             heavy = frame.across[i][j]
             run = frame.across_chars[heavy] * layout.cell_width
-            label = self.labels.get((i, j))
-            if label is None:
+            look = self.label_looks.get((i, j))
+            if look is None:
                 segments.append(Segment(run, wall if heavy else line))
                 continue
-            state = self.label_states.get((i, j), "")
-            lead = 1 if layout.cell_width >= self.label_width + 2 else 0
-            glyph = self.glyphs[state] if state and len(label) < layout.cell_width else ""
-            text = label + glyph
-            classes = ["grid--label"] + ([f"grid--cage-{state}"] if state else [])
-            segments += [
-                Segment(run[:lead], wall),
-                Segment(text, self.style_of(*classes)),
-                Segment(run[lead + len(text) :], wall),
-            ]
+            lead, text = self.label_text((i, j), look, layout)
+            classes = ["grid--label"] + ([f"grid--cage-{look.state}"] if look.state else [])
+            if look.lit:
+                # A lit label is a tab from the crossing on: one style change, not two.
+                segments.append(Segment(" " * lead + text, self.style_of(*classes, "grid--label-lit")))
+            else:
+                segments += [Segment(run[:lead], wall), Segment(text, self.style_of(*classes))]
+            segments.append(Segment(run[lead + len(text) :], wall))
         return segments
+
+    def label_text(self, anchor: Cell, look: Label, layout: Layout) -> tuple[int, str]:
+        """Where a cage's label starts in the line above its anchor, and its text: the
+        clue and, where there is room, the cage's state glyph."""
+        label = self.labels[anchor]
+        lead = 1 if layout.cell_width >= self.label_width + 2 else 0
+        glyph = self.glyphs[look.state] if look.state and len(label) < layout.cell_width else ""
+        return lead, label + glyph
+
+    def label_reach(self, anchor: Cell, look: Label, layout: Layout) -> int:
+        """How far across its cell a label drawn so reaches."""
+        lead, text = self.label_text(anchor, look, layout)
+        return lead + len(text)
 
     def cells_line(self, r: int, k: int, layout: Layout) -> list[Segment]:
         """Line k of the inside of row r: walls and light lines down, and the cells."""
@@ -553,7 +679,7 @@ class KenKenGrid(Widget, can_focus=True):
     def cell_segments(self, look: Look, k: int, layout: Layout) -> list[Segment]:
         """Line k of one cell's inside."""
         width, height = layout.cell_width, layout.cell_height
-        middle = (height - 1) // 2
+        middle = layout.middle
         highlights = [
             name
             for name, on in (
@@ -566,27 +692,31 @@ class KenKenGrid(Widget, can_focus=True):
             )
             if on
         ]
+        # The spaces of a line take its digit's or notes' style, which shows on them
+        # the same as none: one style change per line, fewer bytes on the wire.
         chars = [" "] * width
         kinds = [""] * width
         if look.digit and k == middle:
             centre = (width - 1) // 2
-            chars[centre], kinds[centre] = str(look.digit), "grid--digit"
+            chars[centre] = str(look.digit)
+            kinds = ["grid--digit"] * width
             if look.duplicate:
-                kinds[centre] = "grid--duplicate"
-                chars[centre + 1], kinds[centre + 1] = self.glyphs["duplicate"], "grid--duplicate"
+                kinds = [""] * width
+                kinds[centre] = kinds[centre + 1] = "grid--duplicate"
+                chars[centre + 1] = self.glyphs["duplicate"]
         elif not look.digit and look.notes:
             if height >= 3:
                 top, left = (height - 3) // 2, (width - 5) // 2
                 for d in look.notes:
                     if top + (d - 1) // 3 == k:
-                        col = left + 2 * ((d - 1) % 3)
-                        chars[col], kinds[col] = str(d), "grid--note"
+                        chars[left + 2 * ((d - 1) % 3)] = str(d)
+                        kinds = ["grid--note"] * width
             elif k == middle:
                 text = "".join(map(str, sorted(look.notes)))
                 if len(text) > width:
                     text = text[: width - 1] + self.glyphs["more"]
                 chars[: len(text)] = text
-                kinds[: len(text)] = ["grid--note"] * len(text)
+                kinds = ["grid--note"] * width
         segments = []
         start = 0
         for end in range(1, width + 1):
