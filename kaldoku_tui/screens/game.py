@@ -64,11 +64,11 @@ class GameScreen(Screen):
         Binding("X", "restart", "Restart", show=False,
                 tooltip="restart this puzzle from an empty board (asks first)"),
         Binding("t", "hint", "Hint",
-                tooltip="hint: where to look and the technique; again for the reasoning, "
-                "a third time to make the step (help from the second press on)"),
+                tooltip="hint: where to look; again: why; a third time: make the step "
+                "(help from the second press)"),
         Binding("i", "inspect", "Cage",
-                tooltip="cage inspector: the combinations that still fit the cursor's cage, "
-                "the digits in its rows and columns, its notes"),
+                tooltip="cage inspector: what still fits the cursor's cage, the digits "
+                "around it, its notes"),
         Binding("c", "check", "Check",
                 tooltip="check so far: mark the digits that differ from the solution (help)"),
         Binding("v", "reveal", "Reveal", show=False,
