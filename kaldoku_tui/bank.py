@@ -94,13 +94,15 @@ class Bank:
         one-line notice when the saved file was unusable and set aside."""
         content, notice = store.load_bank()
         bank = cls(depth, store)
-        for data in (content or {}).get("puzzles", ()):
+        entries = (content or {}).get("puzzles")
+        for data in entries if isinstance(entries, list) else ():
             try:
                 puzzle = puzzle_from_dict(data)
             except PuzzleError:
                 continue  # One bad entry costs one puzzle to make again, not the bank.
-            if puzzle.solution is not None:
-                bank.add(GameKind.of(puzzle), puzzle)
+            kind = GameKind.of(puzzle)
+            if puzzle.solution is not None and kind.level in (None, *LEVELS):
+                bank.add(kind, puzzle)
         bank.changed = False
         return bank, notice
 

@@ -122,12 +122,19 @@ def test_a_bad_entry_costs_only_itself(tmp_path):
     good = Maker()(KINDS[1])
     no_solution = puzzle_to_dict(good)
     del no_solution["solution"]
-    puzzles = [{"size": 12, "cages": []}, "not a puzzle", no_solution, puzzle_to_dict(good)]
+    no_such_level = dict(puzzle_to_dict(good), difficulty="fiendish")
+    puzzles = [{"size": 12, "cages": []}, "not a puzzle", no_solution, no_such_level, puzzle_to_dict(good)]
     envelope = {"format": "kaldoku-bank", "version": 1, "bank": {"puzzles": puzzles}}
     (tmp_path / BANK_FILE).write_text(json.dumps(envelope))
     bank, notice = Bank.load(Store(tmp_path))
     assert notice is None
     assert list(bank.ready) == [KINDS[1]] and as_json(bank.ready[KINDS[1]]) == [puzzle_to_dict(good)]
+
+
+def test_a_bank_without_a_list_of_puzzles_is_empty(tmp_path):
+    envelope = {"format": "kaldoku-bank", "version": 1, "bank": {"puzzles": 7}}
+    (tmp_path / BANK_FILE).write_text(json.dumps(envelope))
+    assert Bank.load(Store(tmp_path))[0].ready == {}
 
 
 def test_an_unwritable_directory_leaves_the_game_to_tell_the_player(tmp_path):
