@@ -1,13 +1,16 @@
-"""Small modal dialogs: confirm a step, choose a new game. Keyboard first: enter or y
-confirms; escape, q or n cancels (escape alone is slow on a terminal)."""
+"""Small modal dialogs: confirm a step, choose a new game, the command palette. Keyboard
+first: enter or y confirms; escape, q or n cancels (escape alone is slow on a terminal)."""
 
 from __future__ import annotations
 
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.command import CommandList, CommandPalette
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Label, RadioButton, RadioSet
+from textual.message import Message
+from textual.widgets import Button, Input, Label, OptionList, RadioButton, RadioSet
 
 from kaldoku_tui.bank import GameKind
 from kaldoku_tui.engine.puzzle import MAX_SIZE, MIN_SIZE
@@ -106,3 +109,23 @@ class NewGameDialog(ModalScreen[GameKind | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+class Palette(CommandPalette):
+    """Textual's command palette, safe when keys come in a burst (a paste, a slow link).
+
+    Textual 8.2 crashes on a page key before the command list is laid out, and on a
+    second Enter that arrives before the first one has closed the palette."""
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "command_list" and parameters[0] in ("page_up", "page_down"):
+            return bool(self.query_one(CommandList).scrollable_content_region)
+        return super().check_action(action, parameters)
+
+    @on(Input.Submitted)
+    @on(Button.Pressed)
+    @on(OptionList.OptionSelected)
+    def closed_already(self, event: Message) -> None:
+        if not self.is_active:
+            event.prevent_default()
+            event.stop()
