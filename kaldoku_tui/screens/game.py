@@ -25,7 +25,7 @@ from kaldoku_tui.screens.dialogs import ConfirmDialog, NewGameDialog
 from kaldoku_tui.screens.help import HelpScreen, grid_bindings
 from kaldoku_tui.screens.inspector import InspectorScreen
 from kaldoku_tui.screens.win import WinScreen
-from kaldoku_tui.widgets.grid import KenKenGrid, fit_layout
+from kaldoku_tui.widgets.grid import KenKenGrid, layouts
 
 if TYPE_CHECKING:
     from kaldoku_tui.app import KaldokuApp
@@ -174,20 +174,21 @@ class GameScreen(Screen):
         lines = Text(text).wrap(self.app.console, width) if width else []
         if len(lines) <= room:
             return text
+        mark = "..." if self.app.ascii else "…"
         last = lines[room - 1]
         last.rstrip()
-        last.truncate(width - 1)
-        last.append("." if self.app.ascii else "…")
+        last.truncate(width - len(mark))
+        last.append(mark)
         return Text("\n").join(lines[:room])
 
     def status_room(self) -> int:
-        """Lines the status line may take (a long hint wraps) without shrinking the board:
-        the rows the board leaves spare at its largest fit, plus one."""
+        """Lines the status line may take: a long hint wraps, and the board gives up rows
+        for it (smaller cells, no rulers) only while it still fits."""
         grid = self.grid
         status = self.query_one("#status", Static)
         rows = grid.size.height + status.outer_size.height
-        layout = fit_layout(grid.board.size, grid.label_width, grid.size.width, rows - 1)
-        return max(1, rows - layout.height) if layout is not None else 1
+        smallest = layouts(grid.board.size, grid.label_width)[-1]
+        return max(1, rows - smallest.height) if smallest.width <= grid.size.width else 1
 
     def on_resize(self) -> None:
         self.show_status()
