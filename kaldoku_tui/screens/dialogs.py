@@ -6,17 +6,33 @@ from __future__ import annotations
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.command import CommandList, CommandPalette
+from textual.command import CommandInput, CommandList, CommandPalette, SearchIcon
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.message import Message
+from textual.screen import ModalScreen
+from textual.scrollbar import ScrollBarRender
+from textual.widget import Widget
 from textual.widgets import Button, Input, Label, OptionList, RadioButton, RadioSet
 
 from kaldoku_tui.bank import GameKind
+from kaldoku_tui.engine.hints import in_ascii
 from kaldoku_tui.engine.puzzle import MAX_SIZE, MIN_SIZE
 from kaldoku_tui.engine.steps import LEVELS
 
 OPS_NAMES = {"all": "+ − × ÷", "addmul": "+ ×", "mul": "× only"}
+
+
+class AsciiScrollBarRender(ScrollBarRender):
+    """A scrollbar whose thumb is whole cells of colour: the eighth-block ends are not ASCII."""
+
+    VERTICAL_BARS = [" "] * 8
+    HORIZONTAL_BARS = [" "] * 8
+
+
+def ascii_scrollbars(widget: Widget) -> None:
+    """Draw `widget`'s scrollbars with ASCII only."""
+    widget.vertical_scrollbar.renderer = AsciiScrollBarRender
+    widget.horizontal_scrollbar.renderer = AsciiScrollBarRender
 
 
 class ConfirmDialog(ModalScreen[bool]):
@@ -38,6 +54,21 @@ class ConfirmDialog(ModalScreen[bool]):
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
+
+
+class Option(RadioButton):
+    """A radio button whose mark, not only its colour, says whether it is chosen."""
+
+    def __init__(self, label: str, value: bool, ascii: bool) -> None:
+        super().__init__(label, value)
+        if ascii:
+            self.BUTTON_LEFT, self.BUTTON_RIGHT = "(", ")"
+        self.marks = (" ", "*" if ascii else "●")
+
+    @property
+    def BUTTON_INNER(self) -> str:
+        # Textual's ToggleButton draws self.BUTTON_INNER between the two sides.
+        return self.marks[self.value]
 
 
 class Choice(RadioSet, inherit_bindings=False):
@@ -74,22 +105,24 @@ class NewGameDialog(ModalScreen[GameKind | None]):
         self.levels: list[str | None] = [None, *LEVELS]
 
     def compose(self) -> ComposeResult:
+        ascii = self.app.ascii
+        text = in_ascii if ascii else str
         with Vertical(classes="dialog", id="new-game"):
             yield Label("New game", classes="question")
             yield Label("Size")
             with Choice(id="size"):
                 for n in self.sizes:
-                    yield RadioButton(f"{n}×{n}", value=n == self.kind.size)
+                    yield Option(text(f"{n}×{n}"), n == self.kind.size, ascii)
             yield Label("Operators")
             with Choice(id="ops"):
                 for ops in self.ops:
-                    yield RadioButton(OPS_NAMES[ops], value=ops == self.kind.ops)
+                    yield Option(text(OPS_NAMES[ops]), ops == self.kind.ops, ascii)
             yield Label("Difficulty")
             with Choice(id="level"):
                 for level in self.levels:
-                    yield RadioButton(level or "any", value=level == self.kind.level)
+                    yield Option(level or "any", level == self.kind.level, ascii)
             yield Label(
-                "Tab: next row   ←/→: choose   3-9: size\nEnter / y: start   Esc / q / n: cancel",
+                "Tab: next row   left/right: choose   3-9: size\nEnter / y: start   Esc / q / n: cancel",
                 classes="keys",
             )
 
@@ -112,10 +145,18 @@ class NewGameDialog(ModalScreen[GameKind | None]):
 
 
 class Palette(CommandPalette):
-    """Textual's command palette, safe when keys come in a burst (a paste, a slow link).
+    """Textual's command palette, safe when keys come in a burst (a paste, a slow link),
+    and drawn in ASCII in ASCII mode.
 
     Textual 8.2 crashes on a page key before the command list is laid out, and on a
     second Enter that arrives before the first one has closed the palette."""
+
+    def on_mount(self) -> None:
+        if self.app.ascii:
+            self.query_one(SearchIcon).icon = ">"
+            search = self.query_one(CommandInput)
+            search.placeholder = search.placeholder.replace("…", "...")
+            ascii_scrollbars(self.query_one(CommandList))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "command_list" and parameters[0] in ("page_up", "page_down"):

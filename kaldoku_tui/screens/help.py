@@ -11,6 +11,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from kaldoku_tui.screens.dialogs import ascii_scrollbars
 from kaldoku_tui.widgets.grid import KenKenGrid
 
 ABOUT = (
@@ -91,10 +92,14 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog", id="help"):
-            yield Static("kaldoku — keys", classes="question")
+            yield Static("kaldoku: keys", classes="question")
             yield Static(ABOUT)
             yield Static(key_table(self.sections), id="keys", markup=False)
-            yield Static("\nEsc / q / ? / F1: close   ↑/↓: scroll", classes="keys")
+            yield Static("\nEsc / q / ? / F1: close   up/down: scroll", classes="keys")
+
+    def on_mount(self) -> None:
+        if self.app.ascii:
+            ascii_scrollbars(self.query_one("#help"))
 
     def action_close(self) -> None:
         self.dismiss(None)
