@@ -1,14 +1,23 @@
 """Startup time and bytes on the wire of `kaldoku` on a pseudo-terminal at 80×24.
 
-    python -m benchmarks.terminal [--runs 5] [--keys 12]
+    python -m benchmarks.terminal [--runs 5] [--keys 12] [--no-ssh]
 
 Runs the installed `kaldoku` with a 9×9 puzzle and, in the same run, a bare Textual
 app (header, one line of text, footer), each on its own pseudo-terminal read through
-the pyte terminal emulator. Prints a table:
+the pyte terminal emulator. Prints one table:
 
 - startup: seconds from launch to a complete first screen (median of --runs, the two
-  apps alternating), and kaldoku's ratio to the bare app;
-- bytes written for one cursor move and for one digit entered (medians of --keys).
+  apps alternating, at 256 colours), and kaldoku's ratio to the bare app;
+- bytes written for one cursor move, one digit entered and one cleared (medians of
+  --keys samples), at truecolor (COLORTERM=truecolor), 256 colours
+  (TERM=xterm-256color), 16 colours (TERM=xterm) and in ASCII mode at 256 colours:
+  on a local pty, the same through `ssh -t` to a throwaway sshd on 127.0.0.1 (the
+  bytes the terminal gets), and what the SSH connection carried for them (encrypted,
+  with SSH's framing: what a slow link has to move).
+
+Over SSH each terminal's TERM and COLORTERM are set on the remote side as they are
+locally; ssh itself forwards TERM only, so a truecolor terminal gets 256 colours over
+SSH unless COLORTERM is sent (SendEnv) or forced with `kaldoku --colors truecolor`.
 
 Targets: startup <= 1.25x the bare app; a cursor move <= 100 B; a digit <= 300 B at 256
 colours (TERM=xterm-256color, COLORTERM unset).
@@ -17,8 +26,8 @@ The game's clock repaints the header every second; each key is sent just after a
 tick has been written and its bytes are read until the terminal has been quiet for
 QUIET seconds, well before the next tick.
 
-To measure another configuration (truecolor, 16 colours, --ascii, over SSH), call
-`startup_time` and `key_bytes` with its command and environment, and add a Row.
+SSH needs OpenSSH's server (/usr/sbin/sshd) and client; without the server, or with
+--no-ssh, the SSH columns are left out with a note.
 """
 
 from __future__ import annotations
@@ -26,6 +35,8 @@ from __future__ import annotations
 import argparse
 import os
 import select
+import shlex
+import shutil
 import statistics
 import subprocess
 import sys
@@ -62,9 +73,11 @@ Ready = Callable[[list[str]], bool]
 
 
 def kaldoku_ready(lines: list[str]) -> bool:
-    """The whole 9×9 board, the header's clock and the footer are on the screen."""
+    """The whole 9×9 board (down to its bottom wall, Unicode or ASCII), the header's
+    clock and the footer are on the screen."""
     text = "\n".join(lines)
-    return "┗" in text and "┛" in text and "0:0" in lines[0] and "Quit" in lines[-1]
+    bottom = ("┗" in text and "┛" in text) or any(set(line.strip()) == {"+", "="} for line in lines)
+    return bottom and "0:0" in lines[0] and "Quit" in lines[-1]
 
 
 def bare_ready(lines: list[str]) -> bool:
@@ -139,13 +152,33 @@ def startup_time(command: Sequence[str], env: dict[str, str], ready: Ready) -> f
         app.close()
 
 
+def bytes_read(pid: int) -> int | None:
+    """All bytes process `pid` has read so far (files, pipes, sockets), or None if the
+    kernel will not say."""
+    try:
+        with open(f"/proc/{pid}/io") as io:
+            return next(int(line.split()[1]) for line in io if line.startswith("rchar:"))
+    except (OSError, StopIteration, ValueError):
+        return None
+
+
+@dataclass
+class KeyBytes:
+    """Bytes per key: those the terminal got, and those its process read for them
+    (for an ssh client: the encrypted stream plus the key itself)."""
+
+    shown: dict[str, list[int]]
+    read: dict[str, list[int]]
+
+
 def key_bytes(
     command: Sequence[str], env: dict[str, str], ready: Ready, keys: Sequence[str], count: int
-) -> dict[str, list[int]]:
-    """Bytes written after each of `keys`, sent in turn `count` times, each just after
-    a tick of the clock; by key."""
+) -> KeyBytes:
+    """Bytes after each of `keys`, sent in turn `count` times, each just after a tick
+    of the clock; by key."""
     app = PtyApp(command, env)
-    found: dict[str, list[int]] = {key: [] for key in keys}
+    found = KeyBytes({key: [] for key in keys}, {key: [] for key in keys})
+    pid = app.process.pid
     try:
         app.wait_for(ready)
         app.read_until_quiet(0.5)
@@ -154,8 +187,12 @@ def key_bytes(
                 pass
             app.read_until_quiet(0.05)
             for key in keys:
+                before = bytes_read(pid)
                 app.send(key)
-                found[key].append(app.read_until_quiet())
+                found.shown[key].append(app.read_until_quiet())
+                after = bytes_read(pid)
+                if before is not None and after is not None:
+                    found.read[key].append(after - before - len(key.encode()))
     finally:
         app.close()
     return found
@@ -164,15 +201,46 @@ def key_bytes(
 @dataclass
 class Row:
     what: str
-    value: str
+    local: str
+    ssh: str = ""
+    wire: str = ""
     target: str = ""
 
 
-def game_environment(home: str) -> dict[str, str]:
-    """256 colours, as over SSH: TERM=xterm-256color and no COLORTERM."""
+@dataclass(frozen=True)
+class Setup:
+    """A terminal kaldoku may find itself in."""
+
+    name: str
+    env: dict[str, str]
+    args: tuple[str, ...] = ()
+
+
+SETUPS = [
+    Setup("truecolor", {"TERM": "xterm-256color", "COLORTERM": "truecolor"}),
+    Setup("256 colours", {"TERM": "xterm-256color"}),
+    Setup("16 colours", {"TERM": "xterm"}),
+    Setup("ASCII", {"TERM": "xterm-256color"}, ("--ascii",)),
+]
+KEYS = {"cursor move": ("l", "h"), "digit entered": ("5",), "digit cleared": ("0",)}
+TARGETS = {("256 colours", "cursor move"): "<= 100 B", ("256 colours", "digit entered"): "<= 300 B"}
+
+
+def game_environment(home: str, setup: Setup | None = None) -> dict[str, str]:
+    """The environment of a local kaldoku: 256 colours as over SSH (TERM=xterm-256color,
+    no COLORTERM) unless `setup` says otherwise."""
     env = {k: v for k, v in os.environ.items() if k not in ("COLORTERM", "NO_COLOR", "TEXTUAL_COLOR_SYSTEM")}
     env.update(TERM="xterm-256color", KALDOKU_HOME=home, LANG="C.UTF-8")
+    if setup is not None:
+        env.update(setup.env)
     return env
+
+
+def remote_command(server, home: str, setup: Setup, game: Sequence[str]) -> list[str]:
+    """`ssh -t` running `game` on `server` in `setup`'s terminal, with data in `home`."""
+    settings = {"TERM": "xterm-256color", "KALDOKU_HOME": home, "LANG": "C.UTF-8", **setup.env}
+    assignments = " ".join(f"{name}={shlex.quote(value)}" for name, value in settings.items())
+    return server.command(f"env -u COLORTERM {assignments} {shlex.join([*game, *setup.args])}")
 
 
 def puzzle_file(directory: str) -> str:
@@ -185,13 +253,38 @@ def puzzle_file(directory: str) -> str:
     return str(path)
 
 
+def median_bytes(samples: dict[str, list[int]], keys: Sequence[str]) -> str:
+    values = [value for key in keys for value in samples[key]]
+    return f"{statistics.median(values):.0f} B" if values else "-"
+
+
+def ssh_server(directory: Path, wanted: bool):
+    """A started SSHServer in `directory`, or None (with a note on stderr) when SSH is
+    not wanted or not installed."""
+    from tests.sshbox import SSHD, SSHServer
+
+    if not wanted:
+        return None
+    if not os.path.exists(SSHD) or not shutil.which("ssh"):
+        print(f"OpenSSH server ({SSHD}) or client not installed: no SSH columns "
+              "(apt-get install openssh-server openssh-client, or pass --no-ssh)", file=sys.stderr)
+        return None
+    server = SSHServer(directory)
+    server.start()
+    return server
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5, help="startups of each app (default 5)")
     parser.add_argument("--keys", type=int, default=12, help="samples of each key (default 12)")
+    parser.add_argument("--no-ssh", action="store_true", help="measure on local ptys only")
     args = parser.parse_args(argv)
 
     kaldoku = Path(sys.executable).parent / "kaldoku"
+    local: dict[str, KeyBytes] = {}
+    remote: dict[str, KeyBytes] = {}
+    keys = [key for group in KEYS.values() for key in group]
     with tempfile.TemporaryDirectory() as home:
         env = game_environment(home)
         game = [str(kaldoku), puzzle_file(home)]
@@ -201,24 +294,45 @@ def main(argv: Sequence[str] | None = None) -> None:
             bare_times.append(startup_time(bare, env, bare_ready))
             game_times.append(startup_time(game, env, kaldoku_ready))
             (Path(home) / "game.json").unlink(missing_ok=True)
-        found = key_bytes(game, env, kaldoku_ready, ["l", "h", "5", "0"], args.keys)
+        for n, setup in enumerate(SETUPS):
+            data = os.path.join(home, f"local-{n}")
+            local[setup.name] = key_bytes([*game, *setup.args], game_environment(data, setup),
+                                          kaldoku_ready, keys, args.keys)
+        keys_dir = Path(home) / "ssh"
+        keys_dir.mkdir()
+        server = ssh_server(keys_dir, not args.no_ssh)
+        try:
+            for n, setup in enumerate(SETUPS if server else ()):
+                command = remote_command(server, os.path.join(home, f"remote-{n}"), setup, game)
+                remote[setup.name] = key_bytes(command, game_environment(home, setup),
+                                               kaldoku_ready, keys, args.keys)
+        finally:
+            if server is not None:
+                server.stop()
 
     game_s, bare_s = statistics.median(game_times), statistics.median(bare_times)
-    moves = found["l"] + found["h"]
     rows = [
         Row("startup, bare Textual app", f"{bare_s:.3f} s"),
         Row("startup, kaldoku 9×9", f"{game_s:.3f} s"),
-        Row("startup ratio", f"{game_s / bare_s:.2f}×", "<= 1.25×"),
-        Row("cursor move (l, h)", f"{statistics.median(moves):.0f} B", "<= 100 B"),
-        Row("digit entered (5)", f"{statistics.median(found['5']):.0f} B", "<= 300 B"),
-        Row("digit cleared (0)", f"{statistics.median(found['0']):.0f} B"),
+        Row("startup ratio", f"{game_s / bare_s:.2f}×", target="<= 1.25×"),
     ]
-    print(f"kaldoku on a pty at {COLUMNS}×{LINES}, TERM=xterm-256color, COLORTERM unset; "
-          f"medians of {args.runs} startups and {args.keys} samples a key")
+    for setup in SETUPS:
+        for what, group in KEYS.items():
+            over_ssh = remote.get(setup.name)
+            rows.append(Row(
+                f"{what}, {setup.name}",
+                median_bytes(local[setup.name].shown, group),
+                median_bytes(over_ssh.shown, group) if over_ssh else "",
+                median_bytes(over_ssh.read, group) if over_ssh else "",
+                TARGETS.get((setup.name, what), ""),
+            ))
+    print(f"kaldoku on a pty at {COLUMNS}×{LINES}: startup at 256 colours (TERM=xterm-256color, "
+          f"COLORTERM unset), medians of {args.runs} startups and {args.keys} samples a key; "
+          "ssh wire: the encrypted bytes the ssh client read")
     width = max(len(row.what) for row in rows)
-    print(f"{'measure':<{width}}  {'value':>9}  target")
+    print(f"{'measure':<{width}}  {'local':>9}  {'over ssh':>9}  {'ssh wire':>9}  target")
     for row in rows:
-        print(f"{row.what:<{width}}  {row.value:>9}  {row.target}")
+        print(f"{row.what:<{width}}  {row.local:>9}  {row.ssh:>9}  {row.wire:>9}  {row.target}")
     print("startups (s): kaldoku", " ".join(f"{t:.3f}" for t in game_times),
           "| bare", " ".join(f"{t:.3f}" for t in bare_times))
 

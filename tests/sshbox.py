@@ -1,4 +1,5 @@
-"""Real terminals for end-to-end tests: a throwaway OpenSSH server and tmux.
+"""Real terminals for end-to-end tests and the terminal benchmark: a throwaway OpenSSH
+server and tmux.
 
 `SSHServer` runs /usr/sbin/sshd as a non-daemon child on a free 127.0.0.1 port with a fresh
 host key and one authorized test key, all in a temporary directory. `Terminal` is a detached
