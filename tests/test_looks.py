@@ -15,10 +15,7 @@ from kaldoku_tui.screens.game import GameScreen
 from kaldoku_tui.screens.help import HelpScreen, key_table
 from kaldoku_tui.screens.win import WinScreen
 from kaldoku_tui.widgets.grid import KenKenGrid
-
-
-def screen_lines(app: App) -> list[str]:
-    return [strip.text for strip in app.screen._compositor.render_strips()]
+from test_grid import screen_lines
 
 
 def not_ascii(lines: list[str]) -> dict[str, str]:
