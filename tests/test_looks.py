@@ -61,16 +61,21 @@ async def test_the_win_shows_only_ascii(example):
         assert not_ascii(screen_lines(app)) == {}
 
 
-@pytest.mark.parametrize("ascii, chosen, other, ops", [
-    (True, "(*) 4x4", "( ) 3x3", "+ - x /"),
-    (False, "●▌ 4×4", "▐ ▌ 3×3", "+ − × ÷"),
+@pytest.mark.parametrize("ascii, chosen, other, ops, times", [
+    (True, "(*) 4x4", "( ) 3x3", "+ - x /", "x"),
+    (False, "●▌ 4×4", "▐ ▌ 3×3", "+ − × ÷", "×"),
 ])
-async def test_the_new_game_dialog_marks_the_choice_by_glyph(ascii, chosen, other, ops, example):
+async def test_the_new_game_dialog_marks_the_choice_by_glyph(ascii, chosen, other, ops, times, example):
     app = KaldokuApp(Board(example), bank=Bank(depth=0), ascii=ascii)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("g")
-        text = "\n".join(screen_lines(app))
+        await pilot.pause()
+        strips = app.screen._compositor.render_strips()
+        text = "\n".join(strip.text for strip in strips)
         assert chosen in text and other in text and ops in text
+        sizes = next(strip for strip in strips if other in strip.text)
+        assert [s.text.strip() for s in sizes if s.style.bold] == [f"4{times}4"], \
+            "the focused row highlights the chosen size, not the first"
         await pilot.press("6")
         text = "\n".join(screen_lines(app))
         assert chosen.replace("4", "6") in text and chosen not in text

@@ -81,6 +81,15 @@ class Choice(RadioSet, inherit_bindings=False):
         Binding("left,up", "step(-1)", "Previous", show=False),
     ]
 
+    def on_mount(self) -> None:
+        # RadioSet highlights its first option once mounted; the highlight belongs on the
+        # chosen one.
+        self.call_after_refresh(self.highlight_chosen)
+
+    def highlight_chosen(self) -> None:
+        for _ in range(self.pressed_index):
+            self.action_next_button()
+
     def action_step(self, delta: int) -> None:
         buttons = list(self.query(RadioButton))
         index = (self.pressed_index + delta) % len(buttons)
