@@ -9,7 +9,7 @@ the empty board and redo comes back.
 
 Quitting is counted instead of done (app.exit is replaced while the keys fly), so q and
 ctrl+q stay in the stream; ctrl+p opens dialogs.Palette, whose commands the keys reach too.
-5 sessions of 1000 keys: 5000 keys.
+5 sessions of 1000 keys (every other one in ASCII mode): 5000 keys.
 """
 
 from __future__ import annotations
@@ -117,7 +117,8 @@ async def test_random_keys_never_break_the_game(session, puzzles, tmp_path, monk
     monkeypatch.setattr("kaldoku_tui.screens.game.make_puzzle",
                         lambda kind, *args, **kwargs: puzzles[kind.size])
     size = rng.randrange(MIN_SIZE, MAX_SIZE + 1)
-    app = KaldokuApp(Board(puzzles[size]), GameKind(size), store=Store(tmp_path), bank=Bank(depth=0))
+    app = KaldokuApp(Board(puzzles[size]), GameKind(size), store=Store(tmp_path), bank=Bank(depth=0),
+                     ascii=session % 2 == 1)
     use_palette(app)
     quits = []
     sent: list[str] = []
