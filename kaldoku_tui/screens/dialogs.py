@@ -157,8 +157,9 @@ class Palette(CommandPalette):
     """Textual's command palette, safe when keys come in a burst (a paste, a slow link),
     and drawn in ASCII in ASCII mode.
 
-    Textual 8.2 crashes on a page key before the command list is laid out, and on a
-    second Enter that arrives before the first one has closed the palette."""
+    Textual 8.2 crashes on a page key before the command list is laid out, on a second
+    Enter that arrives before the first one has closed the palette, and on typing that
+    arrives after Esc has closed it (it searches on, in a palette that is gone)."""
 
     def on_mount(self) -> None:
         if self.app.ascii:
@@ -172,6 +173,7 @@ class Palette(CommandPalette):
             return bool(self.query_one(CommandList).scrollable_content_region)
         return super().check_action(action, parameters)
 
+    @on(Input.Changed)
     @on(Input.Submitted)
     @on(Button.Pressed)
     @on(OptionList.OptionSelected)
