@@ -11,12 +11,15 @@ from typing import Callable, Iterable
 from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.content import Content
+from textual.theme import ThemeProvider
 from textual.screen import Screen
 from textual.worker import get_current_worker
 
 from kaldoku_tui.bank import DEFAULT_KIND, STARTING_KINDS, Bank, GameKind, make_puzzle
 from kaldoku_tui.engine.board import Board
 from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError
+from kaldoku_tui.screens.dialogs import Palette
 from kaldoku_tui.screens.game import NO_HELP, GameScreen
 from kaldoku_tui.screens.help import grid_bindings
 from kaldoku_tui.storage import Store
@@ -54,6 +57,7 @@ class KaldokuApp(App):
         self.clock = clock
         """Seconds from any fixed start: the game's timer (tests stop it)."""
         self.ascii = ascii
+        self.set_class(ascii, "-ascii")
         self.store = store
         """Where the game is saved; None plays without saving."""
         self.bank = bank if bank is not None else Bank()
@@ -66,6 +70,18 @@ class KaldokuApp(App):
             help_used=help_used,
             notice=notice,
         )
+
+    def format_title(self, title: str, sub_title: str) -> Content:
+        if not (self.ascii and sub_title):
+            return super().format_title(title, sub_title)
+        return Content.assemble(title, (" - ", "dim"), Content(sub_title).stylize("dim"))
+
+    def action_command_palette(self) -> None:
+        if not Palette.is_open(self):
+            self.push_screen(Palette(id="--command-palette"))
+
+    def search_themes(self) -> None:
+        self.push_screen(Palette(providers=[ThemeProvider], placeholder="Search for themes…"))
 
     def get_default_screen(self) -> Screen:
         return self.game
@@ -82,12 +98,7 @@ class KaldokuApp(App):
     @work(thread=True, exclusive=True, group="bank", exit_on_error=False)
     def fill_bank(self) -> None:
         worker = get_current_worker()
-        kinds = [kind for kind in self.bank_kinds]
-        try:
-            self.bank.fill(kinds, make_puzzle, stop=lambda: worker.is_cancelled)
-        except (PuzzleError, NotImplementedError):
-            # A kind that cannot be made (a level a size does not offer) is not kept.
-            self.bank_kinds = [kind for kind in self.bank_kinds if kind.level is None]
+        self.bank.fill(list(self.bank_kinds), make_puzzle, stop=lambda: worker.is_cancelled)
 
     def key_sections(self) -> list[tuple[str, list[Binding]]]:
         """Every key of the game, in sections, for the help screen."""
@@ -103,8 +114,9 @@ class KaldokuApp(App):
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         # No "Screenshot": a player on a shared server must not write files there.
+        # No "Keys": the help screen lists every key, in ASCII when asked.
         for command in super().get_system_commands(screen):
-            if command.title != "Screenshot":
+            if command.title not in ("Screenshot", "Keys"):
                 yield command
         game = self.game
         if screen is game:
@@ -186,8 +198,10 @@ def build_app(args: argparse.Namespace) -> KaldokuApp:
         if board is None:
             board = Board(new_puzzle(kind.size, None, kind.ops, None))
 
+    bank, bank_notice = Bank.load(store)
     apply_colors(args.colors)
-    return KaldokuApp(board, kind, store=store, ascii=use_ascii(args.ascii), notice=notice, **saved)
+    return KaldokuApp(board, kind, store=store, bank=bank, ascii=use_ascii(args.ascii),
+                      notice=" ".join(filter(None, (notice, bank_notice))) or None, **saved)
 
 
 def run(args: argparse.Namespace) -> int:

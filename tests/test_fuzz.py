@@ -20,7 +20,6 @@ import random
 import pytest
 from textual import events
 from textual.app import App
-from textual.theme import ThemeProvider
 
 from kaldoku_tui.app import KaldokuApp
 from kaldoku_tui.bank import Bank, GameKind
@@ -68,18 +67,6 @@ def send(app: App, keys: list[str]) -> None:
         app._driver.send_message(events.Key(key, char))
 
 
-def use_palette(app: App) -> None:
-    """Open dialogs.Palette for ctrl+p and for the themes, as the app should: Textual's
-    own palette crashes on bursts (test_palette_survives_bursts)."""
-
-    def open_palette() -> None:
-        if not Palette.is_open(app):
-            app.push_screen(Palette(id="--command-palette"))
-
-    app.action_command_palette = open_palette
-    app.search_themes = lambda: app.push_screen(Palette(providers=[ThemeProvider]))
-
-
 def check_board(app: KaldokuApp, store_dir) -> None:
     game = app.game
     board = game.board
@@ -121,7 +108,6 @@ async def test_random_keys_never_break_the_game(session, puzzles, tmp_path, monk
     size = rng.randrange(MIN_SIZE, MAX_SIZE + 1)
     app = KaldokuApp(Board(puzzles[size]), GameKind(size), store=Store(tmp_path), bank=Bank(depth=0),
                      ascii=session % 2 == 1)
-    use_palette(app)
     quits = []
     sent: list[str] = []
 
@@ -166,7 +152,6 @@ async def test_palette_survives_bursts(keys, screens, example):
     has closed the palette, typing after Esc has closed it: each crashes Textual 8.2's
     own palette. Bursts are split at | where the app catches up."""
     app = KaldokuApp(Board(example), bank=Bank(depth=0))
-    use_palette(app)
     async with app.run_test(size=(80, 24)) as pilot:
         for burst in keys.split("|"):
             send(app, burst.split())

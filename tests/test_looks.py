@@ -38,8 +38,6 @@ SCREENS = {
 }
 
 
-@pytest.mark.xfail(strict=True, reason="app.py: format_title and an -ascii class; app.tcss: "
-                   "ASCII borders for dialogs, the footer's palette key and the palette")
 @pytest.mark.parametrize("keys", SCREENS.values(), ids=SCREENS)
 async def test_ascii_mode_shows_only_ascii(keys, example):
     app = KaldokuApp(Board(example), bank=Bank(depth=0), ascii=True)
@@ -49,7 +47,6 @@ async def test_ascii_mode_shows_only_ascii(keys, example):
         assert not_ascii(screen_lines(app)) == {}
 
 
-@pytest.mark.xfail(strict=True, reason="app.py/app.tcss, as above")
 async def test_the_win_shows_only_ascii(example):
     app = KaldokuApp(Board(example), bank=Bank(depth=0), ascii=True)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -160,7 +157,6 @@ async def test_no_key_or_command_reaches_a_shell_suspend_or_screenshot(example):
     assert not [title for title in commands if "screenshot" in title or "suspend" in title]
 
 
-@pytest.mark.xfail(strict=True, reason="app.py: get_system_commands should drop Keys too")
 def test_the_palette_offers_no_second_key_panel(example):
     """Textual's Keys panel repeats the help screen, in arrows and ⌫ even in ASCII mode."""
     app = KaldokuApp(Board(example), bank=Bank(depth=0), ascii=True)
