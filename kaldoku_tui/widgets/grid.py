@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
@@ -204,6 +205,7 @@ def layouts(size: int, label_width: int) -> list[Layout]:
     return [Layout(size, width, height, 0, 0) for width, height in sizes]
 
 
+@lru_cache(maxsize=64)
 def fit_layout(size: int, label_width: int, width: int, height: int) -> Layout | None:
     """The largest board that fits a `width`×`height` area, centred; None when none does.
 
