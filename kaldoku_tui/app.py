@@ -98,6 +98,9 @@ class KaldokuApp(App):
     @work(thread=True, exclusive=True, group="bank", exit_on_error=False)
     def fill_bank(self) -> None:
         worker = get_current_worker()
+        notice = self.bank.restore()
+        if notice:
+            self.call_from_thread(self.game.show_status, notice)
         self.bank.fill(list(self.bank_kinds), make_puzzle, stop=lambda: worker.is_cancelled)
 
     def key_sections(self) -> list[tuple[str, list[Binding]]]:
@@ -198,10 +201,9 @@ def build_app(args: argparse.Namespace) -> KaldokuApp:
         if board is None:
             board = Board(new_puzzle(kind.size, None, kind.ops, None))
 
-    bank, bank_notice = Bank.load(store)
     apply_colors(args.colors)
-    return KaldokuApp(board, kind, store=store, bank=bank, ascii=use_ascii(args.ascii),
-                      notice=" ".join(filter(None, (notice, bank_notice))) or None, **saved)
+    return KaldokuApp(board, kind, store=store, bank=Bank(store=store), ascii=use_ascii(args.ascii),
+                      notice=notice, **saved)
 
 
 def run(args: argparse.Namespace) -> int:

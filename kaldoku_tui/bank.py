@@ -87,13 +87,24 @@ class Bank:
         """Held while the bank is written, so that an older copy never replaces a newer one."""
         self.changed = False
         """Whether the bank differs from what its store holds."""
+        self.restored = False
+        """Whether the puzzles saved in the store were added (see restore)."""
 
     @classmethod
     def load(cls, store: Store, depth: int = DEPTH) -> tuple[Bank, str | None]:
         """The bank saved in `store` (empty if none), kept there from now on; and a
         one-line notice when the saved file was unusable and set aside."""
-        content, notice = store.load_bank()
         bank = cls(depth, store)
+        return bank, bank.restore()
+
+    def restore(self) -> str | None:
+        """Add the puzzles saved in the store, the first time only (the app does it in its
+        bank worker: reading a full bank takes a tenth of the first screen's time); a
+        one-line notice when the saved file was unusable and set aside."""
+        if self.store is None or self.restored:
+            return None
+        self.restored = True
+        content, notice = self.store.load_bank()
         entries = (content or {}).get("puzzles")
         for data in entries if isinstance(entries, list) else ():
             try:
@@ -102,9 +113,10 @@ class Bank:
                 continue  # One bad entry costs one puzzle to make again, not the bank.
             kind = GameKind.of(puzzle)
             if puzzle.solution is not None and kind.level in (None, *LEVELS):
-                bank.add(kind, puzzle)
-        bank.changed = False
-        return bank, notice
+                self.add(kind, puzzle)
+        with self.lock:
+            self.changed = False
+        return notice
 
     def to_dict(self) -> dict:
         """The ready puzzles as JSON, each with its kind in its meta."""

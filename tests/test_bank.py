@@ -100,6 +100,15 @@ def test_ready_puzzles_survive_a_restart(tmp_path):
     assert again.fill(KINDS, Maker()) == 0
 
 
+def test_a_bank_restores_its_saved_puzzles_once(tmp_path):
+    Bank.load(Store(tmp_path))[0].fill(KINDS, Maker())
+    bank = Bank(store=Store(tmp_path))
+    assert bank.count(KINDS[0]) == 0, "nothing is read before restore"
+    assert bank.restore() is None and bank.count(KINDS[0]) == 2
+    assert bank.restore() is None and bank.count(KINDS[0]) == 2
+    assert not bank.changed
+
+
 def test_a_taken_puzzle_is_not_offered_again_after_a_restart(tmp_path):
     bank, _ = Bank.load(Store(tmp_path))
     bank.fill(KINDS, Maker())
