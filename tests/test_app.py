@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from textual import events
 
 from kaldoku_tui.app import KaldokuApp, build_app
 from kaldoku_tui.bank import Bank, GameKind
@@ -58,6 +59,21 @@ async def test_new_game_dialog_by_keyboard(example, tmp_path):
         assert set(c.op for c in app.game.board.puzzle.cages) <= {"+", "*", "="}
         assert app.game.board.puzzle.meta["difficulty"] == "easy"
         assert "5×5" in app.game.sub_title
+
+
+async def test_new_game_dialog_keeps_up_with_a_burst_of_keys(example, tmp_path):
+    """Keys that arrive at once (a paste, a slow link) all count, in order."""
+    app = make_app(example, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("g")
+        dialog = app.screen
+        for key, char in [("4", "4"), ("tab", "\t"), ("tab", "\t"), ("right", None), ("right", None),
+                          ("right", None), ("left", None), ("right", None)]:
+            app.post_message(events.Key(key, char))
+        await pilot.pause()
+        assert dialog.chosen() == GameKind(4, "all", "hard")
+        await pilot.click("#size Option", offset=(1, 0))
+        assert dialog.chosen() == GameKind(3, "all", "hard")
 
 
 async def test_new_game_dialog_cancels_with_q(example, tmp_path):

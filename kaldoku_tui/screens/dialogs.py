@@ -59,6 +59,13 @@ class ConfirmDialog(ModalScreen[bool]):
 class Option(RadioButton):
     """A radio button whose mark, not only its colour, says whether it is chosen."""
 
+    class Clicked(Message):
+        """The player clicked this option."""
+
+        def __init__(self, option: Option) -> None:
+            super().__init__()
+            self.option = option
+
     def __init__(self, label: str, value: bool, ascii: bool) -> None:
         super().__init__(label, value)
         if ascii:
@@ -70,10 +77,15 @@ class Option(RadioButton):
         # Textual's ToggleButton draws self.BUTTON_INNER between the two sides.
         return self.marks[self.value]
 
+    def on_click(self) -> None:
+        self.post_message(self.Clicked(self))
+
 
 class Choice(RadioSet, inherit_bindings=False):
     """A row of options where the arrow keys pick (not just highlight) the option.
 
+    `index` is the chosen option, kept by the keys themselves: RadioSet learns of a
+    change through messages, which a burst of keys (a paste, a slow link) outruns.
     Enter is left to the dialog, which confirms with it."""
 
     BINDINGS = [
@@ -81,19 +93,29 @@ class Choice(RadioSet, inherit_bindings=False):
         Binding("left,up", "step(-1)", "Previous", show=False),
     ]
 
+    def __init__(self, *options: Option, id: str | None = None) -> None:
+        super().__init__(*options, id=id)
+        self.index = next((i for i, option in enumerate(options) if option.value), 0)
+
     def on_mount(self) -> None:
         # RadioSet highlights its first option once mounted; the highlight belongs on the
         # chosen one.
         self.call_after_refresh(self.highlight_chosen)
 
     def highlight_chosen(self) -> None:
-        for _ in range(self.pressed_index):
+        for _ in range(self.index):
             self.action_next_button()
 
+    def choose(self, index: int) -> None:
+        """Make option `index` the chosen one."""
+        self.index = index
+        list(self.query(Option))[index].value = True
+
     def action_step(self, delta: int) -> None:
-        buttons = list(self.query(RadioButton))
-        index = (self.pressed_index + delta) % len(buttons)
-        buttons[index].value = True
+        self.choose((self.index + delta) % len(self.query(Option)))
+
+    def on_option_clicked(self, event: Option.Clicked) -> None:
+        self.index = list(self.query(Option)).index(event.option)
 
 
 class NewGameDialog(ModalScreen[GameKind | None]):
@@ -119,17 +141,14 @@ class NewGameDialog(ModalScreen[GameKind | None]):
         with Vertical(classes="dialog", id="new-game"):
             yield Label("New game", classes="question")
             yield Label("Size")
-            with Choice(id="size"):
-                for n in self.sizes:
-                    yield Option(text(f"{n}×{n}"), n == self.kind.size, ascii)
+            yield Choice(*(Option(text(f"{n}×{n}"), n == self.kind.size, ascii) for n in self.sizes),
+                         id="size")
             yield Label("Operators")
-            with Choice(id="ops"):
-                for ops in self.ops:
-                    yield Option(text(OPS_NAMES[ops]), ops == self.kind.ops, ascii)
+            yield Choice(*(Option(text(OPS_NAMES[ops]), ops == self.kind.ops, ascii) for ops in self.ops),
+                         id="ops")
             yield Label("Difficulty")
-            with Choice(id="level"):
-                for level in self.levels:
-                    yield Option(level or "any", level == self.kind.level, ascii)
+            yield Choice(*(Option(level or "any", level == self.kind.level, ascii) for level in self.levels),
+                         id="level")
             yield Label(
                 "Tab: next row   left/right: choose   3-9: size\nEnter / y: start   Esc / q / n: cancel",
                 classes="keys",
@@ -138,13 +157,13 @@ class NewGameDialog(ModalScreen[GameKind | None]):
     def chosen(self) -> GameKind:
         """The kind of game the dialog shows now."""
         return GameKind(
-            self.sizes[self.query_one("#size", Choice).pressed_index],
-            self.ops[self.query_one("#ops", Choice).pressed_index],
-            self.levels[self.query_one("#level", Choice).pressed_index],
+            self.sizes[self.query_one("#size", Choice).index],
+            self.ops[self.query_one("#ops", Choice).index],
+            self.levels[self.query_one("#level", Choice).index],
         )
 
     def action_size(self, n: int) -> None:
-        list(self.query_one("#size", Choice).query(RadioButton))[self.sizes.index(n)].value = True
+        self.query_one("#size", Choice).choose(self.sizes.index(n))
 
     def action_start(self) -> None:
         self.dismiss(self.chosen())
