@@ -22,6 +22,7 @@ from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError
 from kaldoku_tui.screens.dialogs import Palette
 from kaldoku_tui.screens.game import NO_HELP, GameScreen
 from kaldoku_tui.screens.help import grid_bindings
+from kaldoku_tui.settings import Settings
 from kaldoku_tui.storage import Store
 from kaldoku_tui.widgets.grid import GRID_CSS
 
@@ -46,6 +47,7 @@ class KaldokuApp(App):
         store: Store | None = None,
         bank: Bank | None = None,
         ascii: bool = False,
+        settings: Settings = Settings(),
         theme: str = "textual-dark",
         elapsed: float = 0.0,
         help_used: dict[str, int] | None = None,
@@ -60,6 +62,7 @@ class KaldokuApp(App):
         self.set_class(ascii, "-ascii")
         self.store = store
         """Where the game is saved; None plays without saving."""
+        self.settings = settings
         self.bank = bank if bank is not None else Bank()
         self.bank_kinds: list[GameKind] = list(STARTING_KINDS)
         """The kinds of game the bank keeps ready: every size, and each kind played."""
@@ -133,6 +136,7 @@ class KaldokuApp(App):
                                 game.action_check)
             yield SystemCommand("Reveal the solution", "Give up and show the solution", game.action_reveal)
             yield SystemCommand("Pause", "Hide the board and stop the clock", game.action_pause)
+            yield SystemCommand("Settings", "Notes clean-up, shading", game.action_settings)
             yield SystemCommand("Help", "Every key of the game", game.action_help)
 
 
@@ -201,9 +205,11 @@ def build_app(args: argparse.Namespace) -> KaldokuApp:
         if board is None:
             board = Board(new_puzzle(kind.size, None, kind.ops, None))
 
+    settings, settings_notice = store.load_settings()
     apply_colors(args.colors)
     return KaldokuApp(board, kind, store=store, bank=Bank(store=store), ascii=use_ascii(args.ascii),
-                      notice=notice, **saved)
+                      settings=Settings.from_dict(settings),
+                      notice=" ".join(filter(None, (notice, settings_notice))) or None, **saved)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -1,5 +1,5 @@
-"""Where kaldoku keeps the game in progress, the statistics and the ready puzzles, and how
-it writes them.
+"""Where kaldoku keeps the game in progress, the statistics, the settings and the ready
+puzzles, and how it writes them.
 
 Every file is written atomically (a temporary file in the same directory, fsync, rename,
 fsync of the directory), so a crash, a dropped SSH connection or kill -9 at any moment
@@ -26,7 +26,9 @@ except ImportError:  # Windows: no advisory locks; last writer still wins.
     fcntl = None
 
 GAME_FILE, STATS_FILE, BANK_FILE, LOCK_FILE = "game.json", "stats.json", "bank.json", "kaldoku.lock"
+SETTINGS_FILE = "settings.json"
 GAME_FORMAT, STATS_FORMAT, BANK_FORMAT = "kaldoku-game", "kaldoku-stats", "kaldoku-bank"
+SETTINGS_FORMAT = "kaldoku-settings"
 VERSION = 1
 STALE_TEMP_SECONDS = 3600
 HELD_LOCKS: dict[tuple[int, str], int] = {}
@@ -88,6 +90,14 @@ class Store:
     def save_stats(self, stats: dict) -> str | None:
         """Save the statistics; the notice as for save_game."""
         return self.save(STATS_FILE, STATS_FORMAT, "stats", stats)
+
+    def load_settings(self) -> tuple[dict | None, str | None]:
+        """The saved settings (or None) and a one-line notice if the file was set aside."""
+        return self.load(SETTINGS_FILE, SETTINGS_FORMAT, "settings")
+
+    def save_settings(self, settings: dict) -> str | None:
+        """Save the settings; the notice as for save_game."""
+        return self.save(SETTINGS_FILE, SETTINGS_FORMAT, "settings", settings)
 
     def load_bank(self) -> tuple[dict | None, str | None]:
         """The saved ready puzzles (or None) and a one-line notice if the file was set aside."""

@@ -34,6 +34,7 @@ SCREENS = {
     "new game": ["g"],
     "help": ["question_mark"],
     "confirm": ["X"],
+    "settings": ["o"],
     "palette": ["ctrl+p", "down"],
 }
 

@@ -1,9 +1,14 @@
-"""The player's record: counts and best times per kind of game, robust to bad data."""
+"""The player's record: counts and best times per kind of game, robust to bad data, and
+kept by the game when it is won or given up."""
 
 import pytest
 
-from kaldoku_tui.bank import GameKind
+from kaldoku_tui.app import KaldokuApp
+from kaldoku_tui.bank import Bank, GameKind
+from kaldoku_tui.engine.board import Board
+from kaldoku_tui.screens.win import WinScreen
 from kaldoku_tui.stats import Record, record_of, with_game
+from kaldoku_tui.storage import Store
 
 HARD9 = GameKind(9, "all", "hard")
 
@@ -37,3 +42,33 @@ def test_recording_leaves_the_old_stats_alone():
 def test_malformed_stats_count_as_nothing(stats):
     assert record_of(stats, HARD9) == Record()
     assert record_of(with_game(stats, HARD9, True, 60, False), HARD9) == Record(1, 1, 1, 60)
+
+
+async def solve_by_keys(app, pilot, grid) -> None:
+    for r, row in enumerate(grid):
+        for c, digit in enumerate(row):
+            app.game.grid.cursor = (r, c)
+            await pilot.press(str(digit))
+    await pilot.pause()
+
+
+async def test_a_win_is_counted_once_and_shown(row_sums, tmp_path):
+    now = [0.0]
+    app = KaldokuApp(Board(row_sums), store=Store(tmp_path), bank=Bank(depth=0), clock=lambda: now[0])
+    async with app.run_test(size=(80, 24)) as pilot:
+        now[0] = 83.0
+        await solve_by_keys(app, pilot, row_sums.solution)
+        assert isinstance(app.screen, WinScreen)
+        assert str(app.screen.query_one("#win-record").render()) == (
+            "New best time! Won 1 of 1 played, best without help 1:23.")
+        await pilot.press("n", "1", "u")  # back on the finished board: keys change nothing
+    stats, _ = Store(tmp_path).load_stats()
+    assert record_of(stats, GameKind.of(row_sums)) == Record(finished=1, won=1, unaided=1, best=83.0)
+
+
+async def test_a_reveal_counts_as_finished_not_won(example, tmp_path):
+    app = KaldokuApp(Board(example), store=Store(tmp_path), bank=Bank(depth=0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("v", "y")
+    stats, _ = Store(tmp_path).load_stats()
+    assert record_of(stats, GameKind.of(example)) == Record(finished=1, won=0, unaided=0, best=None)

@@ -24,7 +24,10 @@ from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError
 from kaldoku_tui.screens.dialogs import ConfirmDialog, NewGameDialog
 from kaldoku_tui.screens.help import HelpScreen, grid_bindings
 from kaldoku_tui.screens.inspector import InspectorScreen
+from kaldoku_tui.screens.settings import SettingsScreen
 from kaldoku_tui.screens.win import WinScreen
+from kaldoku_tui.settings import Settings
+from kaldoku_tui.stats import record_of, with_game
 from kaldoku_tui.widgets.grid import KenKenGrid, layouts
 
 if TYPE_CHECKING:
@@ -75,6 +78,9 @@ class GameScreen(Screen):
                 tooltip="reveal the solution: give up (asks first)"),
         Binding("p", "pause", "Pause", show=False,
                 tooltip="pause: hide the board, stop the clock; again to go on"),
+        Binding("o", "settings", "Settings", show=False,
+                tooltip="settings: clearing notes when a digit is placed, shading the cursor's row, "
+                "column and cage"),
         Binding("question_mark,f1", "help", "Help", tooltip="this help"),
         Binding("q", "quit", "Quit", tooltip="quit (the game is saved)"),
     ]
@@ -123,6 +129,7 @@ class GameScreen(Screen):
         return not self.grid.show_board
 
     def on_mount(self) -> None:
+        self.apply_settings()
         self.watch(self.grid, "notes_mode", lambda _: self.show_status(), init=False)
         self.set_interval(1.0, self.tick)
         self.start_clock()
@@ -230,10 +237,28 @@ class GameScreen(Screen):
 
     def win(self) -> None:
         self.end_game()
+        record = self.count_game(won=True)
         summary = f"{self.kind.describe(self.app.ascii)} in {clock_text(self.elapsed())}"
         self.show_status(f"Solved in {clock_text(self.elapsed())}. g: new game")
-        self.app.push_screen(WinScreen(summary, f"Help used: {help_summary(self.help_used)}"),
+        self.app.push_screen(WinScreen(summary, f"Help used: {help_summary(self.help_used)}", record),
                              self.after_win)
+
+    def count_game(self, won: bool) -> str | None:
+        """Count the game just finished in the player's statistics; what they now say
+        of this kind of game, in a line (None when nothing is saved)."""
+        store = self.app.store
+        if store is None:
+            return None
+        stats, notice = store.load_stats()
+        before = record_of(stats, self.kind)
+        stats = with_game(stats, self.kind, won, self.elapsed(), helped=any(self.help_used.values()))
+        notice = store.save_stats(stats) or notice
+        if notice:
+            self.show_status(notice)
+        after = record_of(stats, self.kind)
+        best = f", best without help {clock_text(after.best)}" if after.best is not None else ""
+        news = "New best time! " if after.best != before.best else ""
+        return f"{news}Won {after.won} of {after.finished} played{best}."
 
     def after_win(self, choice: str | None) -> None:
         if choice == "new":
@@ -285,6 +310,7 @@ class GameScreen(Screen):
         grid = self.grid
         grid.show_board = True
         grid.set_board(self.board)
+        self.apply_settings()
         grid.focus()
         self.forget_hint()
         self.start_clock()
@@ -365,6 +391,7 @@ class GameScreen(Screen):
         self.grid.marked = frozenset()
         self.grid.refresh_board()
         self.end_game()
+        self.count_game(won=False)
         self.show_status("Solution revealed. g: new game")
         self.refresh_bindings()
 
@@ -379,6 +406,24 @@ class GameScreen(Screen):
             self.save()
             self.show_status("Paused: the board is hidden. p to go on.")
         self.refresh_bindings()
+
+    def action_settings(self) -> None:
+        self.app.push_screen(SettingsScreen(self.app.settings), self.change_settings)
+
+    def change_settings(self, settings: Settings | None) -> None:
+        if settings is None or settings == self.app.settings:
+            return
+        self.app.settings = settings
+        self.apply_settings()
+        store = self.app.store
+        notice = store.save_settings(settings.to_dict()) if store is not None else None
+        self.show_status(notice or "Settings saved.")
+
+    def apply_settings(self) -> None:
+        """Play by the app's settings (they win over what a saved board says)."""
+        settings = self.app.settings
+        self.board.auto_clean_notes = settings.auto_clean_notes
+        self.grid.highlight_peers = settings.shade_peers
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen(self.app.key_sections()))

@@ -1,0 +1,46 @@
+"""The settings dialog: each setting a row of on/off, changed with the arrow keys."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Label
+
+from kaldoku_tui.screens.dialogs import Choice, Option
+from kaldoku_tui.settings import Settings
+
+QUESTIONS = {
+    "auto_clean_notes": "Placing a digit clears it from the notes of its row and column",
+    "shade_peers": "Shade the cursor's row, column and cage",
+}
+
+
+class SettingsScreen(ModalScreen[Settings]):
+    """Change the settings; dismisses with the settings as shown."""
+
+    BINDINGS = [Binding("enter,y,o,q,escape", "close", "Close")]
+
+    def __init__(self, settings: Settings) -> None:
+        super().__init__()
+        self.settings = settings
+
+    def compose(self) -> ComposeResult:
+        ascii = self.app.ascii
+        with Vertical(classes="dialog", id="settings"):
+            yield Label("Settings", classes="question")
+            for field in fields(Settings):
+                on = getattr(self.settings, field.name)
+                yield Label(QUESTIONS[field.name])
+                yield Choice(Option("on", on, ascii), Option("off", not on, ascii), id=field.name)
+            yield Label("Tab: next row   left/right: choose\nEnter / o / q / Esc: close", classes="keys")
+
+    def shown(self) -> Settings:
+        """The settings the dialog shows now."""
+        return Settings(**{f.name: self.query_one(f"#{f.name}", Choice).index == 0 for f in fields(Settings)})
+
+    def action_close(self) -> None:
+        self.dismiss(self.shown())

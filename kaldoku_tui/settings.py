@@ -1,0 +1,28 @@
+"""The player's settings: plain values, saved as JSON by storage.Store."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How the game behaves, the same for every game until the player changes it."""
+
+    auto_clean_notes: bool = True
+    """Placing a digit removes it from the notes of its row and column."""
+    shade_peers: bool = False
+    """Shade the cursor's row, column and cage (its row and column numbers and its
+    cage's label are lit either way)."""
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Settings:
+        """Settings as saved: unknown keys are ignored, a missing or malformed value is
+        the default (so an older or newer kaldoku's file still loads)."""
+        if not isinstance(data, dict):
+            return cls()
+        return cls(**{f.name: data[f.name] for f in fields(cls) if isinstance(data.get(f.name), bool)})
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)

@@ -1,0 +1,89 @@
+"""Settings: the dialog, what each setting changes in play, and keeping them."""
+
+from __future__ import annotations
+
+import json
+
+from kaldoku_tui.app import KaldokuApp, build_app
+from kaldoku_tui.bank import Bank
+from kaldoku_tui.cli import game_parser
+from kaldoku_tui.engine.board import Board
+from kaldoku_tui.screens.settings import SettingsScreen
+from kaldoku_tui.settings import Settings
+from kaldoku_tui.storage import SETTINGS_FILE, Store
+
+from conftest import EXAMPLE_ID
+
+SIZE = (80, 24)
+
+
+def test_settings_from_saved_json_keep_what_they_understand():
+    assert Settings.from_dict({"shade_peers": True, "colour": "blue"}) == Settings(shade_peers=True)
+    assert Settings.from_dict({"auto_clean_notes": "no"}) == Settings()
+    assert Settings.from_dict([1, 2]) == Settings()
+    assert Settings.from_dict(Settings(False, True).to_dict()) == Settings(False, True)
+
+
+def start(tmp_path, *argv: str) -> KaldokuApp:
+    """kaldoku with its files in tmp_path, as `kaldoku ARGV` starts it."""
+    app = build_app(game_parser().parse_args([*argv, "--data-dir", str(tmp_path)]))
+    app.bank = Bank(depth=0)
+    return app
+
+
+async def test_turning_auto_clean_off_keeps_the_notes_and_is_kept(tmp_path):
+    app = start(tmp_path, EXAMPLE_ID)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("right", "n", "1", "2", "n", "left", "o")
+        assert isinstance(app.screen, SettingsScreen)
+        await pilot.press("right", "enter")
+        assert app.settings == Settings(auto_clean_notes=False)
+        await pilot.press("1")
+        assert app.game.board.notes((0, 1)) == {1, 2}, "the 1 stays in its row's notes"
+        assert "Settings saved" in app.game.message
+    assert json.loads((tmp_path / SETTINGS_FILE).read_text())["settings"]["auto_clean_notes"] is False
+
+    assert start(tmp_path).settings == Settings(auto_clean_notes=False)
+
+    # The game was saved with clean-up off; turned on again, the setting wins on resuming.
+    Store(tmp_path).save_settings(Settings().to_dict())
+    again = start(tmp_path)
+    async with again.run_test(size=SIZE) as pilot:
+        await pilot.press("right", "n", "3", "n", "left", "3")
+        assert again.game.board.notes((0, 1)) == {1, 2}, "the 3 noted is cleared"
+
+
+async def test_auto_clean_on_clears_a_placed_digit_from_its_row(tmp_path):
+    app = start(tmp_path, EXAMPLE_ID)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("right", "n", "1", "2", "n", "left", "1")
+        assert app.game.board.notes((0, 1)) == {2}
+
+
+async def test_shading_changes_what_the_grid_draws(example):
+    app = KaldokuApp(Board(example), bank=Bank(depth=0))
+
+    async with app.run_test(size=SIZE) as pilot:
+        def peer_row() -> list:
+            # The cursor's row, far from the cursor: its styles change with shading only.
+            strip = app.screen._compositor.render_strips()[app.game.grid.region.y + 4]
+            return [(segment.text, segment.style) for segment in strip][-12:]
+
+        await pilot.pause()
+        plain = peer_row()
+        await pilot.press("o", "tab", "left", "enter")
+        await pilot.pause()
+        assert app.game.grid.highlight_peers
+        assert peer_row() != plain
+        await pilot.press("o", "tab", "right", "q")
+        await pilot.pause()
+        assert peer_row() == plain
+
+
+def test_a_corrupt_settings_file_is_set_aside(tmp_path):
+    (tmp_path / SETTINGS_FILE).write_text("{not json")
+    app = start(tmp_path, EXAMPLE_ID)
+    assert app.settings == Settings()
+    assert "settings.json" in app.game.message
+    assert list(tmp_path.glob("settings.json.corrupt-*"))
+    assert Store(tmp_path).load_settings() == (None, None)
