@@ -18,6 +18,7 @@ from textual.worker import get_current_worker
 
 from kaldoku_tui.bank import DEFAULT_KIND, STARTING_KINDS, Bank, GameKind, make_puzzle
 from kaldoku_tui.engine.board import Board
+from kaldoku_tui.engine.generator import generate
 from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError
 from kaldoku_tui.screens.dialogs import Palette
 from kaldoku_tui.screens.game import NO_HELP, GameScreen
@@ -152,17 +153,6 @@ def ensure_solution(puzzle: Puzzle) -> Puzzle:
     return puzzle.with_solution(found[0])
 
 
-def new_puzzle(size: int, seed: int | None, ops: str, level: str | None) -> Puzzle:
-    """Generate the first puzzle, before the screen opens."""
-    from kaldoku_tui.cli import UsageError
-    from kaldoku_tui.engine.generator import generate
-
-    try:
-        return generate(size, seed=seed, ops=ops, level=level)
-    except NotImplementedError:
-        raise UsageError(f"--difficulty {level} is not available yet") from None
-
-
 def build_app(args: argparse.Namespace) -> KaldokuApp:
     """The app for `kaldoku`'s arguments: the saved game, or the one they ask for.
     Bad arguments raise UsageError or PuzzleError before any screen opens."""
@@ -184,7 +174,7 @@ def build_app(args: argparse.Namespace) -> KaldokuApp:
     elif chosen:
         if kind.level and sys.stderr.isatty():
             print(f"Generating a {kind.describe()} puzzle…", file=sys.stderr, flush=True)
-        board = Board(new_puzzle(kind.size, args.seed, kind.ops, kind.level))
+        board = Board(generate(kind.size, seed=args.seed, ops=kind.ops, level=kind.level))
         notice = store.claim()
     else:
         game, notice = store.load_game()
@@ -203,7 +193,7 @@ def build_app(args: argparse.Namespace) -> KaldokuApp:
                 saved = {}
                 board = None
         if board is None:
-            board = Board(new_puzzle(kind.size, None, kind.ops, None))
+            board = Board(generate(kind.size, ops=kind.ops))
 
     settings, settings_notice = store.load_settings()
     apply_colors(args.colors)

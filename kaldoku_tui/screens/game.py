@@ -294,7 +294,7 @@ class GameScreen(Screen):
     def generate(self, kind: GameKind) -> None:
         try:
             puzzle = make_puzzle(kind)
-        except (PuzzleError, NotImplementedError) as error:
+        except PuzzleError as error:
             self.app.call_from_thread(self.show_status, f"Cannot make that puzzle: {error}")
             return
         if not get_current_worker().is_cancelled:
