@@ -76,6 +76,18 @@ async def test_new_game_dialog_keeps_up_with_a_burst_of_keys(example, tmp_path):
         assert dialog.chosen() == GameKind(3, "all", "hard")
 
 
+async def test_new_game_dialog_refuses_a_level_the_size_cannot_have(example, tmp_path):
+    app = make_app(example, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("g", "3", "tab", "tab", "left", "enter")
+        assert isinstance(app.screen, NewGameDialog)
+        assert "too small for unreasonable" in str(app.screen.query_one("#refused").render())
+        await pilot.press("left", "left", "enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.game.kind == GameKind(3, "all", "hard")
+
+
 async def test_new_game_dialog_cancels_with_q(example, tmp_path):
     app = make_app(example, tmp_path)
     async with app.run_test(size=SIZE) as pilot:

@@ -15,6 +15,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Input, Label, OptionList, RadioButton, RadioSet
 
 from kaldoku_tui.bank import GameKind
+from kaldoku_tui.engine.generator import LEVELS_BY_SIZE
 from kaldoku_tui.engine.hints import in_ascii
 from kaldoku_tui.engine.puzzle import MAX_SIZE, MIN_SIZE
 from kaldoku_tui.engine.steps import LEVELS
@@ -149,6 +150,7 @@ class NewGameDialog(ModalScreen[GameKind | None]):
             yield Label("Difficulty")
             yield Choice(*(Option(level or "any", level == self.kind.level, ascii) for level in self.levels),
                          id="level")
+            yield Label(id="refused")
             yield Label(
                 "Tab: next row   left/right: choose   3-9: size\nEnter / y: start   Esc / q / n: cancel",
                 classes="keys",
@@ -166,7 +168,16 @@ class NewGameDialog(ModalScreen[GameKind | None]):
         self.query_one("#size", Choice).choose(self.sizes.index(n))
 
     def action_start(self) -> None:
-        self.dismiss(self.chosen())
+        kind = self.chosen()
+        offered = LEVELS_BY_SIZE.get(kind.size, LEVELS)
+        if kind.level is None or kind.level in offered:
+            self.dismiss(kind)
+            return
+        times = "x" if self.app.ascii else "×"
+        refused = self.query_one("#refused", Label)
+        refused.update(f"{kind.size}{times}{kind.size} is too small for {kind.level}: "
+                       f"{', '.join(offered)} or any.")
+        refused.display = True
 
     def action_cancel(self) -> None:
         self.dismiss(None)
