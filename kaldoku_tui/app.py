@@ -137,6 +137,8 @@ class KaldokuApp(App):
                                 game.action_check)
             yield SystemCommand("Reveal the solution", "Give up and show the solution", game.action_reveal)
             yield SystemCommand("Pause", "Hide the board and stop the clock", game.action_pause)
+            yield SystemCommand("Statistics", "Games won and best times, per kind of game",
+                                game.action_records)
             yield SystemCommand("Settings", "Notes clean-up, shading", game.action_settings)
             yield SystemCommand("Help", "Every key of the game", game.action_help)
 

@@ -9,7 +9,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any, Mapping
 
-from kaldoku_tui.bank import GameKind
+from kaldoku_tui.bank import OPS, GameKind
+from kaldoku_tui.engine.puzzle import MAX_SIZE, MIN_SIZE
+from kaldoku_tui.engine.steps import LEVELS
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,27 @@ class Record:
 def kind_key(kind: GameKind) -> str:
     """The stats key of a kind of game, e.g. '9/all/hard' ('any' when no level was asked)."""
     return f"{kind.size}/{kind.ops}/{kind.level or 'any'}"
+
+
+def kind_of_key(key: str) -> GameKind | None:
+    """The kind of game a stats key names (see kind_key); None when it names none."""
+    size, _, rest = key.partition("/")
+    ops, _, level = rest.partition("/")
+    if not size.isdigit() or not MIN_SIZE <= int(size) <= MAX_SIZE or ops not in OPS:
+        return None
+    if level != "any" and level not in LEVELS:
+        return None
+    return GameKind(int(size), ops, None if level == "any" else level)
+
+
+def records(stats: Mapping[str, Any] | None) -> list[tuple[GameKind, Record]]:
+    """Every kind of game in `stats` with its record: by size, operators, then level."""
+    kinds = stats.get("kinds") if isinstance(stats, Mapping) else None
+    keys = kinds if isinstance(kinds, dict) else {}
+    found = [(kind, record_of(stats, kind)) for kind in map(kind_of_key, keys) if kind]
+    order = [None, *LEVELS]
+    return sorted(found, key=lambda item: (item[0].size, list(OPS).index(item[0].ops),
+                                           order.index(item[0].level)))
 
 
 def record_of(stats: Mapping[str, Any] | None, kind: GameKind) -> Record:

@@ -35,6 +35,7 @@ SCREENS = {
     "help": ["question_mark"],
     "confirm": ["X"],
     "settings": ["o"],
+    "statistics": ["s"],
     "palette": ["ctrl+p", "down"],
 }
 

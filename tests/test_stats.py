@@ -6,8 +6,9 @@ import pytest
 from kaldoku_tui.app import KaldokuApp
 from kaldoku_tui.bank import Bank, GameKind
 from kaldoku_tui.engine.board import Board
+from kaldoku_tui.screens.records import RecordsScreen
 from kaldoku_tui.screens.win import WinScreen
-from kaldoku_tui.stats import Record, record_of, with_game
+from kaldoku_tui.stats import Record, record_of, records, with_game
 from kaldoku_tui.storage import Store
 
 HARD9 = GameKind(9, "all", "hard")
@@ -44,6 +45,10 @@ def test_malformed_stats_count_as_nothing(stats):
     assert record_of(with_game(stats, HARD9, True, 60, False), HARD9) == Record(1, 1, 1, 60)
 
 
+def screen_text(app) -> str:
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
 async def solve_by_keys(app, pilot, grid) -> None:
     for r, row in enumerate(grid):
         for c, digit in enumerate(row):
@@ -62,6 +67,11 @@ async def test_a_win_is_counted_once_and_shown(row_sums, tmp_path):
         assert str(app.screen.query_one("#win-record").render()) == (
             "New best time! Won 1 of 1 played, best without help 1:23.")
         await pilot.press("n", "1", "u")  # back on the finished board: keys change nothing
+        await pilot.press("s")
+        assert isinstance(app.screen, RecordsScreen)
+        table = screen_text(app)
+        assert "Kind of game  Won  Played  Best without help" in table
+        assert "3×3 · +−×÷      1       1  1:23" in table
     stats, _ = Store(tmp_path).load_stats()
     assert record_of(stats, GameKind.of(row_sums)) == Record(finished=1, won=1, unaided=1, best=83.0)
 
@@ -72,3 +82,14 @@ async def test_a_reveal_counts_as_finished_not_won(example, tmp_path):
         await pilot.press("v", "y")
     stats, _ = Store(tmp_path).load_stats()
     assert record_of(stats, GameKind.of(example)) == Record(finished=1, won=0, unaided=0, best=None)
+
+
+def test_records_list_the_kinds_played_in_order_and_skip_bad_keys():
+    stats = with_game(None, HARD9, won=True, seconds=100, helped=False)
+    stats = with_game(stats, GameKind(4, "mul"), won=False, seconds=50, helped=True)
+    stats["kinds"].update({"bogus": {}, "12/all/any": {}, "5/all/fiendish": {}})
+    assert records(stats) == [
+        (GameKind(4, "mul"), Record(finished=1)),
+        (HARD9, Record(finished=1, won=1, unaided=1, best=100.0)),
+    ]
+    assert records({"kinds": [1, 2]}) == [] and records(None) == []

@@ -24,10 +24,11 @@ from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError
 from kaldoku_tui.screens.dialogs import ConfirmDialog, NewGameDialog
 from kaldoku_tui.screens.help import HelpScreen, grid_bindings
 from kaldoku_tui.screens.inspector import InspectorScreen
+from kaldoku_tui.screens.records import RecordsScreen
 from kaldoku_tui.screens.settings import SettingsScreen
 from kaldoku_tui.screens.win import WinScreen
 from kaldoku_tui.settings import Settings
-from kaldoku_tui.stats import record_of, with_game
+from kaldoku_tui.stats import record_of, records, with_game
 from kaldoku_tui.widgets.grid import KenKenGrid, layouts
 
 if TYPE_CHECKING:
@@ -78,6 +79,8 @@ class GameScreen(Screen):
                 tooltip="reveal the solution: give up (asks first)"),
         Binding("p", "pause", "Pause", show=False,
                 tooltip="pause: hide the board, stop the clock; again to go on"),
+        Binding("s", "records", "Stats", show=False,
+                tooltip="statistics: games won and best times, per kind of game"),
         Binding("o", "settings", "Settings", show=False,
                 tooltip="settings: clearing notes when a digit is placed, shading the cursor's row, "
                 "column and cage"),
@@ -406,6 +409,24 @@ class GameScreen(Screen):
             self.save()
             self.show_status("Paused: the board is hidden. p to go on.")
         self.refresh_bindings()
+
+    def action_records(self) -> None:
+        store = self.app.store
+        stats, notice = store.load_stats() if store is not None else (None, None)
+        if notice:
+            self.show_status(notice)
+        rows = [("Kind of game", "Won", "Played", "Best without help")] + [
+            (kind.describe(self.app.ascii), str(record.won), str(record.finished),
+             clock_text(record.best) if record.best is not None else "-")
+            for kind, record in records(stats)
+        ]
+        if len(rows) == 1:
+            table = "No game finished yet." if store is not None else "Statistics are not kept."
+        else:
+            widths = [max(len(row[i]) for row in rows) for i in range(4)]
+            table = "\n".join(f"{k:<{widths[0]}}  {w:>{widths[1]}}  {p:>{widths[2]}}  {b}"
+                              for k, w, p, b in rows)
+        self.app.push_screen(RecordsScreen(table))
 
     def action_settings(self) -> None:
         self.app.push_screen(SettingsScreen(self.app.settings), self.change_settings)
