@@ -57,8 +57,6 @@ class KaldokuApp(App):
     ) -> None:
         super().__init__()
         self.theme = theme
-        self.clock = clock
-        """Seconds from any fixed start: the game's timer (tests stop it)."""
         self.ascii = ascii
         self.set_class(ascii, "-ascii")
         self.store = store
@@ -73,6 +71,7 @@ class KaldokuApp(App):
             elapsed=elapsed,
             help_used=help_used,
             notice=notice,
+            clock=clock,
         )
 
     def format_title(self, title: str, sub_title: str) -> Content:

@@ -71,7 +71,10 @@ def terminal():
 
 def test_play_a_keen_id_on_a_real_terminal(terminal, tmp_path):
     env = {"TERM": "xterm-256color", "KALDOKU_HOME": str(tmp_path), "LANG": "C.UTF-8"}
-    terminal.start([str(KALDOKU), EXAMPLE_ID], env)
+    # A script keeps kaldoku's exit status once it has quit (a traceback makes it 1).
+    script = tmp_path / "play.sh"
+    script.write_text(f'"{KALDOKU}" "{EXAMPLE_ID}"; echo $? >"{tmp_path}/status"\n')
+    terminal.start(["sh", str(script)], env)
     screen = terminal.wait_for(lambda s: "┏" in s and "┛" in s)
     assert "12×" in screen and "2÷" in screen  # cage labels of the top row
     assert "╋" in screen or "╂" in screen or "┿" in screen  # junctions inside the board
@@ -89,5 +92,6 @@ def test_play_a_keen_id_on_a_real_terminal(terminal, tmp_path):
     while terminal.running() and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not terminal.running()
+    assert (tmp_path / "status").read_text().strip() == "0"
     saved = json.loads((tmp_path / "game.json").read_text())["game"]
     assert saved["board"]["digits"][1][1:3] == [3, 2]

@@ -6,7 +6,8 @@ change, the win, and the new-game, restart, check and reveal actions.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import time
+from typing import TYPE_CHECKING, Any, Callable
 
 from rich.text import Text
 from textual import work
@@ -96,14 +97,18 @@ class GameScreen(Screen):
         elapsed: float = 0.0,
         help_used: dict[str, int] | None = None,
         notice: str | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         super().__init__()
+        self.clock = clock
+        """Seconds from any fixed start: the game's timer (tests stop it). Kept here, not
+        read from the app, so the game can still be saved once the app has ended."""
         self.board = board
         self.kind = kind
         self.elapsed_before = elapsed
         """Seconds played before the clock last started."""
         self.started: float | None = None
-        """When the clock last started (by app.clock), None while it is stopped."""
+        """When the clock last started (by self.clock), None while it is stopped."""
         self.help_used = dict(NO_HELP, **(help_used or {}))
         self.finished = False
         """Won or revealed: the board no longer counts or saves."""
@@ -141,12 +146,12 @@ class GameScreen(Screen):
 
     def elapsed(self) -> float:
         """Seconds played on this puzzle."""
-        running = self.app.clock() - self.started if self.started is not None else 0.0
+        running = self.clock() - self.started if self.started is not None else 0.0
         return self.elapsed_before + running
 
     def start_clock(self) -> None:
         if self.started is None and not self.finished:
-            self.started = self.app.clock()
+            self.started = self.clock()
         self.show_time()
 
     def stop_clock(self) -> None:
