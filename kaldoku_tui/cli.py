@@ -175,7 +175,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
             if len(found) == 1:
                 print("\n".join("".join(map(str, row)) for row in found[0]))
             else:
-                print("no solution" if not found else "more than one solution")
+                print(_how_many(found))
     return status
 
 
@@ -185,8 +185,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     status = EXIT_OK
     for puzzle in read_puzzle_arg(args.puzzle):
         found = solve(puzzle, limit=2)
-        what = {0: "no solution", 1: "unique"}.get(len(found), "more than one solution")
-        print(f"{puzzle.size}×{puzzle.size}, {len(puzzle.cages)} cages: valid, {what}")
+        print(f"{puzzle.size}×{puzzle.size}, {len(puzzle.cages)} cages: valid, {_how_many(found)}")
         if len(found) != 1:
             status = EXIT_NOT_UNIQUE
     return status
@@ -198,9 +197,10 @@ def cmd_grade(args: argparse.Namespace) -> int:
 
     status = EXIT_OK
     for puzzle in read_puzzle_arg(args.puzzle):
-        if len(solve(puzzle, limit=2)) != 1:
+        found = solve(puzzle, limit=2)
+        if len(found) != 1:
             status = EXIT_NOT_UNIQUE
-            print(json.dumps({"level": None, "tier": None, "steps": None}) if args.json else "not unique")
+            print(json.dumps({"level": None, "tier": None, "steps": None}) if args.json else _how_many(found))
             continue
         result = grade(puzzle)
         if args.json:
@@ -208,6 +208,11 @@ def cmd_grade(args: argparse.Namespace) -> int:
         else:
             print(f"{result.level} (tier {result.tier}, {result.steps} steps)")
     return status
+
+
+def _how_many(found: list) -> str:
+    """What the solutions found (up to two) say about a puzzle."""
+    return {0: "no solution", 1: "unique"}.get(len(found), "more than one solution")
 
 
 class _progress:
@@ -222,7 +227,12 @@ class _progress:
             from rich.console import Console
             from rich.progress import Progress
 
-            self.bar = Progress(console=Console(stderr=True), transient=True)
+            # Rich would send stdout through the bar's console, to stderr: keep the JSON
+            # on stdout unless both are the terminal, where the lines then show above the bar.
+            self.bar = Progress(
+                console=Console(stderr=True), transient=True,
+                redirect_stdout=sys.stdout.isatty(), redirect_stderr=False,
+            )
             self.bar.start()
             task = self.bar.add_task("generating", total=self.total)
             return lambda: self.bar.advance(task)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -243,6 +244,30 @@ def test_the_installed_command(puzzle_dir):
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.startswith("kaldoku: error: standard input: line 1: bad JSON")
     assert "Traceback" not in done.stderr and done.stderr.count("\n") == 1
+
+
+def test_generate_shows_progress_on_a_terminal_and_keeps_the_json_on_stdout():
+    terminal, stderr = os.openpty()
+    done = subprocess.run(
+        [sys.executable, "-m", "kaldoku_tui", "generate", "--size", "3", "--seed", "1", "--count", "6"],
+        stdout=subprocess.PIPE, stderr=stderr, timeout=60,
+    )
+    os.close(stderr)
+    shown = b""
+    while chunk := _read_or_end(terminal):
+        shown += chunk
+    os.close(terminal)
+    assert done.returncode == 0
+    assert [json.loads(line)["seed"] for line in done.stdout.splitlines()] == [1, 2, 3, 4, 5, 6]
+    assert b"generating" in shown and b'"size"' not in shown
+
+
+def _read_or_end(fd: int) -> bytes:
+    """The next bytes from a pseudo-terminal; b"" at its end (Linux raises EIO there)."""
+    try:
+        return os.read(fd, 65536)
+    except OSError:
+        return b""
 
 
 def test_the_puzzle_commands_do_not_import_textual():

@@ -99,6 +99,9 @@ def test_cli_grade_not_unique_exits_1(monkeypatch, capsys):
     monkeypatch.setattr("sys.stdin", io.StringIO(to_json_line(loose)))
     assert main(["grade", "--json"]) == 1
     assert json.loads(capsys.readouterr().out) == {"level": None, "tier": None, "steps": None}
+    monkeypatch.setattr("sys.stdin", io.StringIO(to_json_line(loose)))
+    assert main(["grade"]) == 1
+    assert capsys.readouterr().out == "more than one solution\n"
 
 
 def test_cli_grade_bad_input_exits_2(tmp_path, capsys):
