@@ -116,6 +116,7 @@ def test_line_sum_leaves_a_remainder_for_the_cells_outside_the_cages():
     assert step.technique == "line_sum"
     assert step.sets == {(3, 2): 4, (3, 3): 1}
     assert "5+" in step.explanation and "add up to 5" in step.explanation
+    assert "which that" not in step.explanation and "which leaves" in step.explanation
 
 
 def test_cage_line_names_the_digit_of_the_line():

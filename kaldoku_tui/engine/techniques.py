@@ -569,12 +569,16 @@ def _line_total(m: Marks, op: str, lines: list[int], window: list[int], candidat
                  else f"multiplies to {n}! = {factorial(n)}")
     labels = join([cages[k].label() for k in inside])
     cage_words = f"the cage {labels} lies" if len(inside) == 1 else f"the cages {labels} lie"
-    placed_note = f", and with the placed digits {say_digits(placed_digits)}" if placed_digits else ", which"
+    if placed_digits:
+        digit_words = "digits" if len(placed_digits) > 1 else "digit"
+        placed_note = f", and with the placed {digit_words} {say_digits(placed_digits)} that"
+    else:
+        placed_note = ", which"
     remaining = say_cells(lay.cell(i) for i in rest)
     if len(rest) == 1:
-        left = f"that leaves {total} for {remaining}"
+        left = f"leaves {total} for {remaining}"
     else:
-        left = f"that leaves {remaining} to {'add up' if op == '+' else 'multiply'} to {total}"
+        left = f"leaves {remaining} to {'add up' if op == '+' else 'multiply'} to {total}"
     reason = f"{where[0].upper()}{where[1:]} {whole}; {cage_words} wholly inside{placed_note} {left}"
     technique = "line_sum" if op == "+" else "line_product"
     return make(technique, 3, where, reason, m, sets=sets, removes=removes, cells=rest,
