@@ -36,7 +36,7 @@ async def test_turning_auto_clean_off_keeps_the_notes_and_is_kept(tmp_path):
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("right", "n", "1", "2", "n", "left", "o")
         assert isinstance(app.screen, SettingsScreen)
-        await pilot.press("right", "enter")
+        await pilot.press("enter", "q")
         assert app.settings == Settings(auto_clean_notes=False)
         await pilot.press("1")
         assert app.game.board.notes((0, 1)) == {1, 2}, "the 1 stays in its row's notes"
@@ -71,7 +71,7 @@ async def test_shading_changes_what_the_grid_draws(example):
 
         await pilot.pause()
         plain = peer_row()
-        await pilot.press("o", "tab", "left", "enter")
+        await pilot.press("o", "tab", "space", "escape")
         await pilot.pause()
         assert app.game.grid.highlight_peers
         assert peer_row() != plain

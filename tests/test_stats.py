@@ -10,6 +10,8 @@ from kaldoku_tui.screens.records import RecordsScreen
 from kaldoku_tui.screens.win import WinScreen
 from kaldoku_tui.stats import Record, record_of, records, with_game
 from kaldoku_tui.storage import Store
+from test_grid import screen_lines
+from test_looks import not_ascii
 
 HARD9 = GameKind(9, "all", "hard")
 
@@ -74,6 +76,17 @@ async def test_a_win_is_counted_once_and_shown(row_sums, tmp_path):
         assert "3×3 · +−×÷      1       1  1:23" in table
     stats, _ = Store(tmp_path).load_stats()
     assert record_of(stats, GameKind.of(row_sums)) == Record(finished=1, won=1, unaided=1, best=83.0)
+
+
+async def test_a_win_with_help_sets_no_best_time_and_shows_only_ascii(row_sums, tmp_path):
+    app = KaldokuApp(Board(row_sums), store=Store(tmp_path), bank=Bank(depth=0), ascii=True,
+                     help_used={"checks": 1})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await solve_by_keys(app, pilot, row_sums.solution)
+        assert str(app.screen.query_one("#win-record").render()) == "Won 1 of 1 played."
+        assert not_ascii(screen_lines(app)) == {}
+    stats, _ = Store(tmp_path).load_stats()
+    assert record_of(stats, GameKind.of(row_sums)) == Record(finished=1, won=1, unaided=0, best=None)
 
 
 async def test_a_reveal_counts_as_finished_not_won(example, tmp_path):

@@ -1,4 +1,5 @@
-"""The settings dialog: each setting a row of on/off, changed with the arrow keys."""
+"""The settings dialog: each setting a row of on/off, changed with the arrow keys, Enter
+or Space; it closes with Esc, q or o and the game plays by what it shows from then on."""
 
 from __future__ import annotations
 
@@ -22,7 +23,10 @@ QUESTIONS = {
 class SettingsScreen(ModalScreen[Settings]):
     """Change the settings; dismisses with the settings as shown."""
 
-    BINDINGS = [Binding("enter,y,o,q,escape", "close", "Close")]
+    BINDINGS = [
+        Binding("enter,space", "toggle", "Change"),
+        Binding("o,q,escape", "close", "Close"),
+    ]
 
     def __init__(self, settings: Settings) -> None:
         super().__init__()
@@ -36,11 +40,17 @@ class SettingsScreen(ModalScreen[Settings]):
                 on = getattr(self.settings, field.name)
                 yield Label(QUESTIONS[field.name])
                 yield Choice(Option("on", on, ascii), Option("off", not on, ascii), id=field.name)
-            yield Label("Tab: next row   left/right: choose\nEnter / o / q / Esc: close", classes="keys")
+            yield Label("Tab: next row   left/right / Enter / Space: change\nEsc / q / o: close",
+                        classes="keys")
 
     def shown(self) -> Settings:
         """The settings the dialog shows now."""
         return Settings(**{f.name: self.query_one(f"#{f.name}", Choice).index == 0 for f in fields(Settings)})
+
+    def action_toggle(self) -> None:
+        """Turn the focused setting over."""
+        if isinstance(self.focused, Choice):
+            self.focused.action_step(1)
 
     def action_close(self) -> None:
         self.dismiss(self.shown())
