@@ -364,6 +364,8 @@ class KenKenGrid(Widget, can_focus=True):
         self.lines: dict[int, Strip] = {}
         """The board's lines as last drawn, by y, until something changes."""
         self.lines_layout: Layout | None = None
+        self.placed_layout: Layout | None = None
+        """The layout the bands were last placed for."""
         self.set_board(board)
 
     def compose(self) -> ComposeResult:
@@ -400,6 +402,7 @@ class KenKenGrid(Widget, can_focus=True):
         """Place the column bands for the current size and repaint the lot."""
         self.lines.clear()
         layout = self.board_layout
+        self.placed_layout = layout
         shown = layout is not None and self.show_board
         for j, band in enumerate(self.bands):
             band.display = shown and j < self.board.size
@@ -548,9 +551,12 @@ class KenKenGrid(Widget, can_focus=True):
             band.refresh()
 
     def render_line(self, y: int) -> Strip:
-        if not self.show_board:
+        layout = self.board_layout
+        # Until the bands are placed for this size (on the first Resize), the board would
+        # only be drawn again over them: a blank frame costs ~2 KB, the board ~18 KB.
+        if not self.show_board or (layout is not None and layout != self.placed_layout):
             return Strip.blank(self.size.width, self.rich_style)
-        if self.board_layout is None:
+        if layout is None:
             return self.message_line(y)
         return self.board_line(y)
 
