@@ -9,7 +9,7 @@ from kaldoku_tui.engine.board import Board
 from kaldoku_tui.screens.records import RecordsScreen
 from kaldoku_tui.screens.win import WinScreen
 from kaldoku_tui.stats import Record, record_of, records, with_game
-from kaldoku_tui.storage import Store
+from kaldoku_tui.storage import STATS_FILE, Store
 from test_grid import screen_lines
 from test_looks import not_ascii
 
@@ -89,10 +89,13 @@ async def test_a_win_with_help_sets_no_best_time_and_shows_only_ascii(row_sums, 
     assert record_of(stats, GameKind.of(row_sums)) == Record(finished=1, won=1, unaided=0, best=None)
 
 
-async def test_a_reveal_counts_as_finished_not_won(example, tmp_path):
+async def test_a_reveal_counts_as_finished_not_won_even_after_corrupt_stats(example, tmp_path):
+    (tmp_path / STATS_FILE).write_text("{half a file")
     app = KaldokuApp(Board(example), store=Store(tmp_path), bank=Bank(depth=0))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("v", "y")
+        assert "stats.json was unusable" in app.game.message
+    assert list(tmp_path.glob(f"{STATS_FILE}.corrupt-*"))
     stats, _ = Store(tmp_path).load_stats()
     assert record_of(stats, GameKind.of(example)) == Record(finished=1, won=0, unaided=0, best=None)
 

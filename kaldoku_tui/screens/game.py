@@ -245,15 +245,16 @@ class GameScreen(Screen):
 
     def win(self) -> None:
         self.end_game()
+        self.show_status(f"Solved in {clock_text(self.elapsed())}. g: new game")
         record = self.count_game(won=True)
         summary = f"{self.kind.describe(self.app.ascii)} in {clock_text(self.elapsed())}"
-        self.show_status(f"Solved in {clock_text(self.elapsed())}. g: new game")
         self.app.push_screen(WinScreen(summary, f"Help used: {help_summary(self.help_used)}", record),
                              self.after_win)
 
     def count_game(self, won: bool) -> str | None:
         """Count the game just finished in the player's statistics; what they now say
-        of this kind of game, in a line (None when nothing is saved)."""
+        of this kind of game, in a line (None when nothing is saved). A stats file set
+        aside or not written is told on the status line (callers say their word first)."""
         store = self.app.store
         if store is None:
             return None
@@ -399,8 +400,8 @@ class GameScreen(Screen):
         self.grid.marked = frozenset()
         self.grid.refresh_board()
         self.end_game()
-        self.count_game(won=False)
         self.show_status("Solution revealed. g: new game")
+        self.count_game(won=False)
         self.refresh_bindings()
 
     def action_pause(self) -> None:
