@@ -8,7 +8,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import sys
 from typing import NoReturn, Sequence
 
@@ -18,7 +17,6 @@ from kaldoku_tui.engine.puzzle import MAX_SIZE, MIN_SIZE, Puzzle, PuzzleError
 EXIT_OK, EXIT_NOT_UNIQUE, EXIT_BAD_INPUT = 0, 1, 2
 OPS_CHOICES = ("all", "addmul", "mul")
 LEVELS = ("easy", "normal", "hard", "extreme", "unreasonable")
-KEEN_ID = re.compile(r"^\s*\d+:[^\s]*,[^\s]*\s*$")
 COMMANDS = ("generate", "solve", "check", "grade")
 
 
@@ -117,7 +115,7 @@ def command_parser() -> argparse.ArgumentParser:
 
 def read_puzzle_arg(arg: str | None) -> list[Puzzle]:
     """The puzzles named by a PUZZLE argument: a file, `-`/None for stdin, or a Keen ID."""
-    from kaldoku_tui.engine.formats import read_puzzles
+    from kaldoku_tui.engine.formats import KEEN_ID, KEEN_SEED, read_puzzles
 
     if arg is None or arg == "-":
         text, source = sys.stdin.read(), "standard input"
@@ -128,8 +126,8 @@ def read_puzzle_arg(arg: str | None) -> list[Puzzle]:
         except (OSError, UnicodeDecodeError) as exc:
             raise UsageError(f"cannot read {arg}: {getattr(exc, 'strerror', None) or exc}") from None
         source = arg
-    elif KEEN_ID.match(arg):
-        text, source = arg, None
+    elif KEEN_ID.fullmatch(arg.strip()) or KEEN_SEED.fullmatch(arg.strip()):
+        text, source = arg, None  # a seed, too, so that the reader says what to give instead
     else:
         raise UsageError(f"no such file, and not a Keen game ID: {arg}")
     try:

@@ -40,6 +40,9 @@ def test_solve_prints_the_solution_of_a_file(capsys, puzzle_dir):
 def test_solve_a_keen_id_given_as_the_argument(capsys):
     status, out, err = run(capsys, "solve", EXAMPLE_ID)
     assert (status, out, err) == (0, EXAMPLE_ROWS + "\n", "")
+    # Keen writes options after the size ("4du:"); the argument reads like standard input.
+    status, out, err = run(capsys, "solve", EXAMPLE_ID.replace("4:", "4du:", 1))
+    assert (status, out, err) == (0, EXAMPLE_ROWS + "\n", "")
 
 
 def test_solve_reads_standard_input(capsys, monkeypatch, puzzle_dir):
@@ -185,6 +188,7 @@ DISCONNECTED = json.dumps(
         (["solve", "."], {}, "cannot read ."),
         (["solve", "4:aa_a__a__a_a__a_a,d2m12s1a5s1m4d2x5"], {}, "unknown clue letter 'x'"),
         (["check", "4:aa_a__a__a_a,d2m12"], {}, "block code too short"),
+        (["solve", "6du#12345"], {}, "'6du#12345' is a Keen random seed; give its game ID instead"),
         (["solve", "--frobnicate"], {}, "unrecognized arguments: --frobnicate"),
         (["generate", "--size", "12"], {}, "size must be 3 to 9, not 12"),
         (["generate", "--size", "4", "--seed", "x"], {}, "seed must be a whole number"),
