@@ -11,7 +11,6 @@ from typing import Callable, Iterable
 from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
-from textual.content import Content
 from textual.theme import ThemeProvider
 from textual.screen import Screen
 from textual.worker import get_current_worker
@@ -73,11 +72,6 @@ class KaldokuApp(App):
             notice=notice,
             clock=clock,
         )
-
-    def format_title(self, title: str, sub_title: str) -> Content:
-        if not (self.ascii and sub_title):
-            return super().format_title(title, sub_title)
-        return Content.assemble(title, (" - ", "dim"), Content(sub_title).stylize("dim"))
 
     def action_command_palette(self) -> None:
         if not Palette.is_open(self):

@@ -6,6 +6,7 @@ import json
 
 import pytest
 from textual import events
+from textual.widget import Widget
 
 from kaldoku_tui.app import KaldokuApp, build_app
 from kaldoku_tui.bank import Bank, GameKind
@@ -58,7 +59,7 @@ async def test_new_game_dialog_by_keyboard(example, tmp_path):
         assert app.game.board.size == 5
         assert set(c.op for c in app.game.board.puzzle.cages) <= {"+", "*", "="}
         assert app.game.board.puzzle.meta["difficulty"] == "easy"
-        assert "5×5" in app.game.sub_title
+        assert "5×5" in app.game.title_bar.text
 
 
 async def test_new_game_dialog_keeps_up_with_a_burst_of_keys(example, tmp_path):
@@ -151,13 +152,13 @@ async def test_pause_hides_the_board_and_stops_the_keys(example, tmp_path):
         await pilot.press("p")
         board_area = screen_text(app).splitlines()[1:-2]
         assert not any(line.strip() for line in board_area)
-        assert "paused" in app.game.sub_title
+        assert "paused" in app.game.title_bar.text
         await pilot.press("right", "3", "c")
         assert app.game.board.digit((0, 1)) == 0
         assert app.game.help_used["checks"] == 0
         await pilot.press("p")
         assert "┏" in screen_text(app)
-        assert "paused" not in app.game.sub_title
+        assert "paused" not in app.game.title_bar.text
 
 
 async def test_win_by_a_filling_other_than_the_stored_one(row_sums, tmp_path):
@@ -216,7 +217,7 @@ async def test_resume_the_saved_game(example, tmp_path, monkeypatch):
         assert app.game.board.digit((2, 3)) == 2
         assert app.game.board.notes((0, 0)) == {1}
         assert app.game.help_used["checks"] == 2
-        assert "1:15" in app.game.sub_title
+        assert "1:15" in app.game.title_bar.text
         await pilot.press("u")
         assert app.game.board.notes((0, 0)) == set()
         await pilot.press("u")
@@ -264,20 +265,68 @@ async def test_the_game_saves_the_clock_and_help(example, tmp_path):
     assert game["help"] == {"checks": 0, "reveals": 0, "hints": 1}
 
 
+async def test_a_clock_tick_lays_nothing_out_again(example, tmp_path, monkeypatch):
+    # A layout repaints the whole screen: 13 KB a second over SSH for a ticking clock.
+    now = [0.0]
+    app = make_app(example, tmp_path, clock=lambda: now[0])
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        laid_out = []
+        refresh = Widget.refresh
+
+        def spy(self, *regions, layout=False, **kwargs):
+            if layout:
+                laid_out.append(self)
+            return refresh(self, *regions, layout=layout, **kwargs)
+
+        monkeypatch.setattr(Widget, "refresh", spy)
+        now[0] = 5.0
+        app.game.tick()
+        await pilot.pause()
+        assert laid_out == []
+        assert screen_text(app).splitlines()[0].strip() == "kaldoku — 4×4 · +−×÷ · 0:05"
+        now[0] = 600.0  # 10:00 is wider than 9:59: the title is centred again
+        app.game.tick()
+        assert [type(widget).__name__ for widget in laid_out] == ["Clock"]
+        await pilot.pause()
+        assert screen_text(app).splitlines()[0].strip() == "kaldoku — 4×4 · +−×÷ · 10:00"
+
+
+async def test_a_new_status_of_the_same_height_lays_nothing_out_again(example, tmp_path, monkeypatch):
+    app = make_app(example, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        laid_out = []
+        refresh = Widget.refresh
+
+        def spy(self, *regions, layout=False, **kwargs):
+            if layout:
+                laid_out.append(type(self).__name__)
+            return refresh(self, *regions, layout=layout, **kwargs)
+
+        monkeypatch.setattr(Widget, "refresh", spy)
+        app.game.show_status("One line.")
+        assert laid_out == []
+        app.game.show_status("A hint that wraps: " + "word " * 30)
+        assert laid_out and set(laid_out) <= {"Static", "KenKenGrid", "GridBand"}
+        await pilot.pause()
+        assert "word word" in screen_text(app).splitlines()[-3]
+
+
 async def test_the_clock_runs_in_play_and_stops_in_pause(example, tmp_path):
     now = [0.0]
     app = make_app(example, tmp_path, clock=lambda: now[0])
     async with app.run_test(size=SIZE) as pilot:
         now[0] = 65.0
         app.game.tick()
-        assert app.game.sub_title.endswith("1:05")
+        assert app.game.title_bar.text.endswith("1:05")
         await pilot.press("p")
         now[0] = 600.0
         app.game.tick()
-        assert "1:05 (paused)" in app.game.sub_title
+        assert "1:05 (paused)" in app.game.title_bar.text
         await pilot.press("p")
         now[0] = 610.0
         app.game.tick()
-        assert app.game.sub_title.endswith("1:15")
+        assert app.game.title_bar.text.endswith("1:15")
     game = json.loads((tmp_path / "game.json").read_text())["game"]
     assert game["elapsed"] == 75.0  # saved by the tick: ten seconds since the last save

@@ -14,7 +14,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Footer, Static
 from textual.worker import get_current_worker
 
 from kaldoku_tui.bank import GameKind, make_puzzle
@@ -31,6 +31,7 @@ from kaldoku_tui.screens.win import WinScreen
 from kaldoku_tui.settings import Settings
 from kaldoku_tui.stats import record_of, records, with_game
 from kaldoku_tui.widgets.grid import KenKenGrid, layouts
+from kaldoku_tui.widgets.title import TitleBar
 
 if TYPE_CHECKING:
     from kaldoku_tui.app import KaldokuApp
@@ -122,7 +123,7 @@ class GameScreen(Screen):
     # Building and the clock.
 
     def compose(self) -> ComposeResult:
-        yield Header(show_clock=False, icon="")
+        yield TitleBar(self.app.title, ascii=self.app.ascii)
         yield KenKenGrid(self.board, ascii=self.app.ascii, id="grid")
         yield Static(id="status", markup=False)
         # Compact: the keys of the game fit an 80-column footer.
@@ -131,6 +132,10 @@ class GameScreen(Screen):
     @property
     def grid(self) -> KenKenGrid:
         return self.query_one(KenKenGrid)
+
+    @property
+    def title_bar(self) -> TitleBar:
+        return self.query_one(TitleBar)
 
     @property
     def paused(self) -> bool:
@@ -168,8 +173,7 @@ class GameScreen(Screen):
 
     def show_time(self) -> None:
         state = " (paused)" if self.started is None and not self.finished else ""
-        dot = "-" if self.app.ascii else "·"
-        self.sub_title = f"{self.kind.describe(self.app.ascii)} {dot} {clock_text(self.elapsed())}{state}"
+        self.title_bar.show(self.kind.describe(self.app.ascii), f"{clock_text(self.elapsed())}{state}")
 
     def show_status(self, message: str | None = None) -> None:
         """Show the notes mode and `message` (or keep the last one) on the status line."""
@@ -181,20 +185,23 @@ class GameScreen(Screen):
         status.set_class(self.grid.notes_mode, "-notes")
         room = self.status_room()
         status.styles.max_height = room
-        status.update(self.fit_status(f"{notes}{bar} {self.message}", room))
+        text, height = self.fit_status(f"{notes}{bar} {self.message}", room)
+        # A layout repaints the whole screen: only for a status line that grows or shrinks.
+        status.update(text, layout=height != status.size.height)
 
-    def fit_status(self, text: str, room: int) -> Text | str:
-        """`text` cut to `room` lines of the screen's width, ending in … when cut."""
+    def fit_status(self, text: str, room: int) -> tuple[Text | str, int]:
+        """`text` cut to `room` lines of the screen's width, ending in … when cut, and
+        the lines it takes."""
         width = self.size.width
         lines = Text(text).wrap(self.app.console, width) if width else []
         if len(lines) <= room:
-            return text
+            return text, max(1, len(lines))
         mark = "..." if self.app.ascii else "…"
         last = lines[room - 1]
         last.rstrip()
         last.truncate(width - len(mark))
         last.append(mark)
-        return Text("\n").join(lines[:room])
+        return Text("\n").join(lines[:room]), room
 
     def status_room(self) -> int:
         """Lines the status line may take: a long hint wraps, and the board gives up rows
