@@ -308,6 +308,25 @@ async def test_a_move_or_a_digit_repaints_only_what_changed():
         assert set(painted) == lines_of(layout, shaded - {(1, 1)})
 
 
+async def test_losing_the_keyboard_repaints_the_cursor_alone_and_underlines_it():
+    app = GridApp(keen4())
+    async with app.run_test(size=(80, 24)) as pilot:
+        grid = app.query_one(KenKenGrid)
+        grid.focus()
+        await pilot.pause()
+        layout = grid.board_layout
+        y = layout.cell_region((0, 0)).y + layout.middle
+        x = layout.cell_region((0, 0)).x
+        assert next(iter(grid.board_line(y).crop(x, x + 1))).style.reverse
+        painted = spy_on_bands(grid)
+        app.set_focus(None)
+        await pilot.pause()
+        assert not grid.has_focus
+        assert set(painted) == lines_of(layout, [(0, 0)])
+        away = next(iter(grid.board_line(y).crop(x, x + 1))).style
+        assert away.underline and not away.reverse
+
+
 async def test_marked_cells_and_the_paused_board():
     app = GridApp(keen4())
     async with app.run_test(size=(80, 24)) as pilot:

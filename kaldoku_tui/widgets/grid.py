@@ -230,6 +230,8 @@ class Look(NamedTuple):
     digit: int
     notes: Notes
     cursor: bool
+    focused: bool
+    """Whether the board has the keyboard (the cursor looks different without it)."""
     notes_mode: bool
     peer: bool
     same_digit: bool
@@ -283,6 +285,7 @@ class KenKenGrid(Widget, can_focus=True):
 
     COMPONENT_CLASSES = {
         "grid--cursor",
+        "grid--cursor-away",
         "grid--notes-cursor",
         "grid--peer",
         "grid--same-digit",
@@ -366,6 +369,8 @@ class KenKenGrid(Widget, can_focus=True):
         self.lines_layout: Layout | None = None
         self.placed_layout: Layout | None = None
         """The layout the bands were last placed for."""
+        self.drawn_in: tuple[str, Style] | None = None
+        """The theme the lines on the screen were drawn in, None before the first."""
         self.set_board(board)
 
     def compose(self) -> ComposeResult:
@@ -444,6 +449,7 @@ class KenKenGrid(Widget, can_focus=True):
                 digit=digit,
                 notes=board.notes(cell),
                 cursor=is_cursor,
+                focused=is_cursor and self.has_focus,
                 notes_mode=is_cursor and self.notes_mode,
                 peer=self.highlight_peers
                 and not is_cursor
@@ -473,7 +479,8 @@ class KenKenGrid(Widget, can_focus=True):
         looks, label_looks = self.compute_looks()
         layout = self.board_layout
         self.lines.clear()
-        if layout is not None and self.show_board:
+        # Bands not yet placed for this size will repaint everything when they are.
+        if layout is not None and self.show_board and layout == self.placed_layout:
             regions = []
             for cell, look in looks.items():
                 old = self.looks.get(cell)
@@ -501,8 +508,10 @@ class KenKenGrid(Widget, can_focus=True):
                     if old != new:
                         regions += [ruler(old), ruler(new)]
             for region in regions:
-                band = next(band for band in (*self.bands, self.ruler_band) if band.holds(region.x))
-                band.refresh(region.translate((-band.left, -band.top)))
+                # None while the app closes (the bands are hidden as they go).
+                for band in (*self.bands, self.ruler_band):
+                    if band.holds(region.x):
+                        band.refresh(region.translate((-band.left, -band.top)))
         self.looks, self.label_looks, self.lit = looks, label_looks, self.cursor
 
     # Reactives.
@@ -543,12 +552,27 @@ class KenKenGrid(Widget, can_focus=True):
     def on_resize(self) -> None:
         self.repaint_all()
 
+    # After Textual's own handlers, which set has_focus.
+    def on_focus(self) -> None:
+        self.call_next(self.repaint_changes)
+
+    def on_blur(self) -> None:
+        self.call_next(self.repaint_changes)
+
     def notify_style_update(self) -> None:
         super().notify_style_update()
-        # A new theme, or focus gained or lost: the lines drawn so far have the old colours.
-        self.lines.clear()
-        for band in self.bands:
-            band.refresh()
+        # Called for focus too, which only the cursor shows (repainted on its own).
+        if self.drawn_in not in (None, self.theme):
+            # The lines drawn so far have the old theme's colours.
+            self.drawn_in = None
+            self.lines.clear()
+            for band in self.bands:
+                band.refresh()
+
+    @property
+    def theme(self) -> tuple[str, Style]:
+        """What the colours of the lines depend on."""
+        return self.app.theme, self.rich_style
 
     def render_line(self, y: int) -> Strip:
         layout = self.board_layout
@@ -568,6 +592,7 @@ class KenKenGrid(Widget, can_focus=True):
             self.lines_layout = layout
         if y not in self.lines:
             self.lines[y] = self.draw_line(y, layout)
+            self.drawn_in = self.theme
         return self.lines[y]
 
     def draw_line(self, y: int, layout: Layout | None) -> Strip:
@@ -695,7 +720,8 @@ class KenKenGrid(Widget, can_focus=True):
                 ("grid--same-digit", look.same_digit),
                 ("grid--marked", look.marked),
                 ("grid--hint", look.hinted),
-                ("grid--cursor", look.cursor),
+                ("grid--cursor", look.focused),
+                ("grid--cursor-away", look.cursor and not look.focused),
                 ("grid--notes-cursor", look.notes_mode),
             )
             if on
