@@ -9,6 +9,7 @@ from textual.widgets import Footer, Header
 
 from kaldoku_tui.engine.board import Board
 from kaldoku_tui.engine.puzzle import Cage, Puzzle, combine
+from kaldoku_tui.widgets import grid as grid_module
 from kaldoku_tui.widgets.grid import BOX, GRID_CSS, Frame, KenKenGrid, fit_layout
 
 SOLUTION = ((1, 2, 3, 4), (4, 1, 2, 3), (3, 4, 1, 2), (2, 3, 4, 1))
@@ -69,6 +70,12 @@ class GridApp(App):
 def screen_lines(app):
     """The text on the terminal, as the compositor puts it together."""
     return [strip.text for strip in app.screen._compositor.render_strips()]
+
+
+def screen_cells(app):
+    """Each character on the terminal with its style, however the segments are cut."""
+    return [[(char, segment.style) for segment in strip for char in segment.text]
+            for strip in app.screen._compositor.render_strips()]
 
 
 def cell_text(grid, cell):
@@ -240,7 +247,7 @@ async def test_a_new_theme_repaints_in_its_colours():
     app = GridApp(keen4())
     async with app.run_test(size=(80, 24)) as pilot:
         grid = app.query_one(KenKenGrid)
-        await pilot.pause()
+        await bands_placed(pilot, grid)
         band = grid.bands[0]
         y = grid.board_layout.cell_region((0, 0)).y - band.top
         dark = band.render_line(y)
@@ -266,6 +273,13 @@ def lines_of(layout, cells):
     return {Region(r.x, y, r.width, 1) for r in regions for y in range(r.y, r.bottom)}
 
 
+async def bands_placed(pilot, grid):
+    """Wait for the bands, laid over the board a moment after its first screen."""
+    while grid.placed_layout is None or grid.placed_layout != grid.board_layout:
+        await pilot.pause(0.05)
+    await pilot.pause()
+
+
 def spy_on_bands(grid):
     """The regions of the grid the bands are asked to repaint, from now on."""
     painted = []
@@ -276,11 +290,36 @@ def spy_on_bands(grid):
     return painted
 
 
-async def test_a_move_or_a_digit_repaints_only_what_changed():
+async def test_the_first_screen_has_the_board_and_the_bands_come_after(monkeypatch):
+    monkeypatch.setattr(grid_module, "BANDS_DELAY", 60.0)  # placed by hand below
     app = GridApp(keen4())
     async with app.run_test(size=(80, 24)) as pilot:
         grid = app.query_one(KenKenGrid)
         await pilot.pause()
+        assert grid.placed_layout is None and not any(band.display for band in grid.bands)
+        assert "┏" in "".join(screen_lines(app)) and "┛" in "".join(screen_lines(app))
+        first = screen_cells(app)
+        # A key before the bands: the grid repaints the whole lines that changed.
+        painted = []
+        refresh = grid.refresh
+        grid.refresh = lambda *regions, **kw: painted.extend(regions) or refresh(*regions, **kw)
+        await pilot.press("right")
+        layout = grid.board_layout
+        assert lines_of(layout, [(0, 0), (0, 1)]) <= set(painted)
+        before = screen_cells(app)
+        assert before != first
+        grid.place_bands()
+        await pilot.pause()
+        assert sum(band.display for band in grid.bands) == 4 and grid.ruler_band.display
+        # Laid over the board, the bands show it as it was.
+        assert screen_cells(app) == before
+
+
+async def test_a_move_or_a_digit_repaints_only_what_changed():
+    app = GridApp(keen4())
+    async with app.run_test(size=(80, 24)) as pilot:
+        grid = app.query_one(KenKenGrid)
+        await bands_placed(pilot, grid)
         painted = spy_on_bands(grid)
         layout = grid.board_layout
         assert layout.rulers
@@ -313,7 +352,7 @@ async def test_losing_the_keyboard_repaints_the_cursor_alone_and_underlines_it()
     async with app.run_test(size=(80, 24)) as pilot:
         grid = app.query_one(KenKenGrid)
         grid.focus()
-        await pilot.pause()
+        await bands_placed(pilot, grid)
         layout = grid.board_layout
         y = layout.cell_region((0, 0)).y + layout.middle
         x = layout.cell_region((0, 0)).x
@@ -351,6 +390,7 @@ async def test_hinted_cells_are_underlined_until_a_new_board():
     async with app.run_test(size=(80, 24)) as pilot:
         grid = app.query_one(KenKenGrid)
         await pilot.press("down")
+        await bands_placed(pilot, grid)
         painted = spy_on_bands(grid)
         grid.hinted = frozenset({(2, 3), (3, 3)})
         layout = grid.board_layout

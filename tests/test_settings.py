@@ -67,7 +67,7 @@ async def test_shading_changes_what_the_grid_draws(example):
         def peer_row() -> list:
             # The cursor's row, far from the cursor: its styles change with shading only.
             strip = app.screen._compositor.render_strips()[app.game.grid.region.y + 4]
-            return [(segment.text, segment.style) for segment in strip][-12:]
+            return [(char, segment.style) for segment in strip for char in segment.text][-40:]
 
         await pilot.pause()
         plain = peer_row()

@@ -31,11 +31,17 @@ from textual.geometry import Region
 from textual.message import Message
 from textual.reactive import reactive
 from textual.strip import Strip
+from textual.timer import Timer
 from textual.widget import Widget
 
 from kaldoku_tui.engine.board import Board, Notes
 from kaldoku_tui.engine.check import CageState, cage_states, duplicates
 from kaldoku_tui.engine.puzzle import MAX_SIZE, Cell, Puzzle
+
+BANDS_DELAY = 0.3
+"""Seconds from the board's first size to its bands. A key press repaints just the
+bands that changed (a whole line of the screen without them), but placing them paints
+the board twice more: done at once, they hold the first complete screen back ~60 ms."""
 
 GRID_CSS = Path(__file__).parent.parent / "assets" / "grid.tcss"
 """The grid's styles; an App hosting the grid lists this in its CSS_PATH."""
@@ -369,6 +375,8 @@ class KenKenGrid(Widget, can_focus=True):
         self.lines_layout: Layout | None = None
         self.placed_layout: Layout | None = None
         """The layout the bands were last placed for."""
+        self.bands_due: Timer | None = None
+        """Set on the first Resize, to place the bands once the first screen is out."""
         self.drawn_in: tuple[str, Style] | None = None
         """The theme the lines on the screen were drawn in, None before the first."""
         self.set_board(board)
@@ -406,6 +414,11 @@ class KenKenGrid(Widget, can_focus=True):
     def repaint_all(self) -> None:
         """Place the column bands for the current size and repaint the lot."""
         self.lines.clear()
+        self.place_bands()
+        self.refresh()
+
+    def place_bands(self) -> None:
+        """Lay the bands over the board as it is drawn at the current size."""
         layout = self.board_layout
         self.placed_layout = layout
         shown = layout is not None and self.show_board
@@ -421,7 +434,6 @@ class KenKenGrid(Widget, can_focus=True):
         self.ruler_band.display = shown and layout is not None and layout.rulers
         if self.ruler_band.display and layout is not None:
             self.ruler_band.place(layout.left - RULER_WIDTH, layout.top, RULER_WIDTH, layout.height)
-        self.refresh()
 
     def check(self) -> None:
         """Run the checker on the board: duplicates and the state of every cage."""
@@ -479,8 +491,7 @@ class KenKenGrid(Widget, can_focus=True):
         looks, label_looks = self.compute_looks()
         layout = self.board_layout
         self.lines.clear()
-        # Bands not yet placed for this size will repaint everything when they are.
-        if layout is not None and self.show_board and layout == self.placed_layout:
+        if layout is not None and self.show_board:
             regions = []
             for cell, look in looks.items():
                 old = self.looks.get(cell)
@@ -507,11 +518,12 @@ class KenKenGrid(Widget, can_focus=True):
                 ):
                     if old != new:
                         regions += [ruler(old), ruler(new)]
+            bands = (*self.bands, self.ruler_band) if layout == self.placed_layout else ()
             for region in regions:
-                # None while the app closes (the bands are hidden as they go).
-                for band in (*self.bands, self.ruler_band):
-                    if band.holds(region.x):
-                        band.refresh(region.translate((-band.left, -band.top)))
+                # Without bands (not placed yet, or hidden as the app closes) a refresh
+                # repaints the grid's whole lines.
+                band = next((band for band in bands if band.holds(region.x)), self)
+                band.refresh(region.translate((-band.left, -band.top)) if band is not self else region)
         self.looks, self.label_looks, self.lit = looks, label_looks, self.cursor
 
     # Reactives.
@@ -550,7 +562,12 @@ class KenKenGrid(Widget, can_focus=True):
         return fit_layout(self.board.size, self.label_width, size.width, size.height)
 
     def on_resize(self) -> None:
-        self.repaint_all()
+        if self.bands_due is None:
+            # The first size: the grid draws the whole first screen and the bands come
+            # once it is out (placing them paints the board twice more, ~60 ms).
+            self.bands_due = self.set_timer(BANDS_DELAY, self.place_bands)
+        else:
+            self.repaint_all()
 
     # After Textual's own handlers, which set has_focus.
     def on_focus(self) -> None:
@@ -566,7 +583,8 @@ class KenKenGrid(Widget, can_focus=True):
             # The lines drawn so far have the old theme's colours.
             self.drawn_in = None
             self.lines.clear()
-            for band in self.bands:
+            self.refresh()
+            for band in (*self.bands, self.ruler_band):
                 band.refresh()
 
     @property
@@ -575,12 +593,9 @@ class KenKenGrid(Widget, can_focus=True):
         return self.app.theme, self.rich_style
 
     def render_line(self, y: int) -> Strip:
-        layout = self.board_layout
-        # Until the bands are placed for this size (on the first Resize), the board would
-        # only be drawn again over them: a blank frame costs ~2 KB, the board ~18 KB.
-        if not self.show_board or (layout is not None and layout != self.placed_layout):
+        if not self.show_board:
             return Strip.blank(self.size.width, self.rich_style)
-        if layout is None:
+        if self.board_layout is None:
             return self.message_line(y)
         return self.board_line(y)
 
