@@ -17,6 +17,7 @@ from kaldoku_tui.screens.help import HelpScreen, key_names
 from kaldoku_tui.screens.win import WinScreen
 from kaldoku_tui.storage import Store
 from kaldoku_tui.widgets.grid import KenKenGrid
+from kaldoku_tui.widgets.keys import KeyBar
 
 from conftest import EXAMPLE_ID, EXAMPLE_SOLUTION
 
@@ -311,6 +312,32 @@ async def test_a_new_status_of_the_same_height_lays_nothing_out_again(example, t
         assert laid_out and set(laid_out) <= {"Static", "KenKenGrid", "GridBand"}
         await pilot.pause()
         assert "word word" in screen_text(app).splitlines()[-3]
+
+
+async def test_the_key_bar_shows_the_keys_that_work_and_a_click_presses_one(example, tmp_path):
+    app = make_app(example, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        last = screen_text(app).splitlines()[-1]
+        assert last.startswith("n Notes: off u Undo g New t Hint i Cage c Check ? Help q Quit")
+        assert last.rstrip().endswith("▏^p palette")
+        await pilot.press("n")
+        await pilot.pause()
+        assert screen_text(app).splitlines()[-1].startswith("n Notes: ON u Undo")
+        await pilot.press("n", "3")
+        assert app.game.board.digit((0, 0)) == 3
+        bar = app.query_one(KeyBar)
+        start, _end, key = next(span for span in bar.spans if span[2] == "u")
+        await pilot.click(KeyBar, offset=(start + 2, 0))
+        assert app.game.board.digit((0, 0)) == 0
+        await pilot.press("p")
+        await pilot.pause()
+        # Paused, the keys that do nothing are dimmed.
+        keys, _palette = bar.keys()
+        assert {key.description for key in keys if not key.enabled} >= {"Hint", "Check", "Cage"}
+        strip = app.screen._compositor.render_strips()[-1]
+        colour = {segment.text.strip(): segment.style.color for segment in strip}
+        assert colour["Hint"] != colour["Quit"] and colour["Check"] == colour["Hint"]
 
 
 async def test_the_clock_runs_in_play_and_stops_in_pause(example, tmp_path):

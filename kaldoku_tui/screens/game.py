@@ -14,7 +14,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 from textual.worker import get_current_worker
 
 from kaldoku_tui.bank import GameKind, make_puzzle
@@ -31,6 +31,7 @@ from kaldoku_tui.screens.win import WinScreen
 from kaldoku_tui.settings import Settings
 from kaldoku_tui.stats import record_of, records, with_game
 from kaldoku_tui.widgets.grid import KenKenGrid, layouts
+from kaldoku_tui.widgets.keys import KeyBar
 from kaldoku_tui.widgets.title import TitleBar
 
 if TYPE_CHECKING:
@@ -126,8 +127,7 @@ class GameScreen(Screen):
         yield TitleBar(self.app.title, ascii=self.app.ascii)
         yield KenKenGrid(self.board, ascii=self.app.ascii, id="grid")
         yield Static(id="status", markup=False)
-        # Compact: the keys of the game fit an 80-column footer.
-        yield Footer(compact=True)
+        yield KeyBar(ascii=self.app.ascii)
 
     @property
     def grid(self) -> KenKenGrid:
