@@ -169,6 +169,8 @@ class KeyBytes:
 
     shown: dict[str, list[int]]
     read: dict[str, list[int]]
+    ticks: list[int]
+    """Bytes the terminal got for a tick of the game's clock, with no key pressed."""
 
 
 def key_bytes(
@@ -177,15 +179,16 @@ def key_bytes(
     """Bytes after each of `keys`, sent in turn `count` times, each just after a tick
     of the clock; by key."""
     app = PtyApp(command, env)
-    found = KeyBytes({key: [] for key in keys}, {key: [] for key in keys})
+    found = KeyBytes({key: [] for key in keys}, {key: [] for key in keys}, [])
     pid = app.process.pid
     try:
         app.wait_for(ready)
         app.read_until_quiet(0.5)
         for _ in range(count):
-            while not app.read(2.0):  # the next tick
-                pass
-            app.read_until_quiet(0.05)
+            tick = b""
+            while not tick:  # the next tick
+                tick = app.read(2.0)
+            found.ticks.append(len(tick) + app.read_until_quiet(0.05))
             for key in keys:
                 before = bytes_read(pid)
                 app.send(key)
@@ -326,6 +329,12 @@ def main(argv: Sequence[str] | None = None) -> None:
                 median_bytes(over_ssh.read, group) if over_ssh else "",
                 TARGETS.get((setup.name, what), ""),
             ))
+        over_ssh = remote.get(setup.name)
+        rows.append(Row(
+            f"clock tick, {setup.name}",
+            median_bytes({"": local[setup.name].ticks}, [""]),
+            median_bytes({"": over_ssh.ticks}, [""]) if over_ssh else "",
+        ))
     print(f"kaldoku on a pty at {COLUMNS}×{LINES}: startup at 256 colours (TERM=xterm-256color, "
           f"COLORTERM unset), medians of {args.runs} startups and {args.keys} samples a key; "
           "ssh wire: the encrypted bytes the ssh client read")
