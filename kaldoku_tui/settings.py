@@ -13,8 +13,10 @@ class Settings:
     auto_clean_notes: bool = True
     """Placing a digit removes it from the notes of its row and column."""
     shade_peers: bool = False
-    """Shade the cursor's row, column and cage (its row and column numbers and its
-    cage's label are lit either way)."""
+    """Shade the cursor's row, column and cage."""
+    light_numbers: bool = False
+    """Light the cursor's row and column numbers and its cage's label. Off by default: a
+    cursor move then sends the least down a slow link (its two cells)."""
 
     @classmethod
     def from_dict(cls, data: Any) -> Settings:

@@ -158,6 +158,7 @@ async def test_checker_marks_duplicates_done_and_wrong_cages():
         assert label_text(grid, (0, 0)).startswith("━2÷━")
         await pilot.press("4")
         assert label_text(grid, (0, 0)).startswith("━2÷✓"), "right and no clash: done"
+        grid.light_numbers = True
         await pilot.press("left", "left", "3")
         assert label_text(grid, (0, 0)).startswith(" 2÷≠"), "the cursor's cage: lit"
         await pilot.press("down")
@@ -183,10 +184,13 @@ async def test_a_9x9_fits_80x24_with_header_footer_and_every_label():
         assert "┏" in text and "┛" in text and "Terminal too small" not in text
         for cage in puzzle.cages:
             assert label_text(grid, cage.anchor).lstrip("━ ").startswith(cage.label())
-        # Rulers: the cursor's column and row numbers are lit, in reverse.
+        # Rulers: the cursor's column and row numbers are lit, in reverse, by a setting.
         assert layout.rulers
         assert lines[1 + layout.top - 1].split() == list("123456789")
         await pilot.press("down", "right", "right")
+        lit = layout.column_ruler_region(2)
+        assert not any(s.style.reverse for s in grid.board_line(lit.y).crop(lit.x, lit.right))
+        grid.light_numbers = True
         for region in (layout.column_ruler_region(2), layout.row_ruler_region(1)):
             strip = grid.board_line(region.y).crop(region.x, region.right)
             assert strip.text.strip() in "23" and all(seg.style.reverse for seg in strip)
@@ -324,9 +328,21 @@ async def test_a_move_or_a_digit_repaints_only_what_changed():
         layout = grid.board_layout
         assert layout.rulers
         grid.cursor = (0, 1)
+        # By default only the cursor shows where it is: the two cells, nothing else.
+        assert set(painted) == lines_of(layout, [(0, 0), (0, 1)])
+        painted.clear()
+        grid.light_numbers = True
+        # The setting lights the numbers of row 1 and column 2 and the cage's label.
+        rulers = {layout.row_ruler_region(0), layout.column_ruler_region(1)}
+        label = layout.label_region((0, 0))
+        assert set(painted) == rulers | {Region(label.x, label.y, 3, 1)}
+        painted.clear()
+        grid.cursor = (0, 0)
         # Same row and cage: the two cells and the numbers of columns 1 and 2.
         rulers = {layout.column_ruler_region(0), layout.column_ruler_region(1)}
         assert set(painted) == lines_of(layout, [(0, 0), (0, 1)]) | rulers
+        painted.clear()
+        grid.cursor = (0, 1)
         painted.clear()
         grid.cursor = (1, 1)
         # Into the +5 cage: the numbers of rows 1 and 2, and both cages' labels as far

@@ -80,6 +80,23 @@ async def test_shading_changes_what_the_grid_draws(example):
         assert peer_row() == plain
 
 
+async def test_lighting_the_numbers_is_off_by_default_and_kept(tmp_path):
+    app = start(tmp_path, EXAMPLE_ID)
+    async with app.run_test(size=SIZE) as pilot:
+        assert not app.game.grid.light_numbers
+        await pilot.press("o", "tab", "tab", "space", "escape")
+        assert app.settings == Settings(light_numbers=True)
+        assert app.game.grid.light_numbers
+        await pilot.pause()
+        grid = app.game.grid
+        label = grid.board_layout.label_region((0, 0))
+        strip = grid.board_line(label.y).crop(label.x, label.x + 3)
+        assert all(segment.style.reverse for segment in strip), "the cursor's cage label, lit"
+    again = start(tmp_path)
+    async with again.run_test(size=SIZE):
+        assert again.game.grid.light_numbers
+
+
 def test_a_corrupt_settings_file_is_set_aside(tmp_path):
     (tmp_path / SETTINGS_FILE).write_text("{not json")
     app = start(tmp_path, EXAMPLE_ID)

@@ -86,7 +86,7 @@ class GameScreen(Screen):
                 tooltip="statistics: games won and best times, per kind of game"),
         Binding("o", "settings", "Settings", show=False,
                 tooltip="settings: clearing notes when a digit is placed, shading the cursor's row, "
-                "column and cage"),
+                "column and cage, lighting their numbers"),
         Binding("question_mark,f1", "help", "Help", tooltip="this help"),
         Binding("q", "quit", "Quit", tooltip="quit (the game is saved)"),
     ]
@@ -458,6 +458,7 @@ class GameScreen(Screen):
         settings = self.app.settings
         self.board.auto_clean_notes = settings.auto_clean_notes
         self.grid.highlight_peers = settings.shade_peers
+        self.grid.light_numbers = settings.light_numbers
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen(self.app.key_sections()))

@@ -17,6 +17,7 @@ from kaldoku_tui.settings import Settings
 QUESTIONS = {
     "auto_clean_notes": "Placing a digit clears it from the notes of its row and column",
     "shade_peers": "Shade the cursor's row, column and cage",
+    "light_numbers": "Light the cursor's row and column numbers and its cage's label",
 }
 
 

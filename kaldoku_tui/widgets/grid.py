@@ -10,8 +10,9 @@ characters, not the line up to it. A band ends one character after its cells bec
 Textual writes a needless cursor move when a repainted stretch ends where the next
 widget begins.
 
-The cursor's row and column show by their lit numbers on the rulers and its cage by its
-lit label, which costs a few characters a move; shading every cell of them is a setting.
+A cursor move repaints the two cells alone (~90 bytes at 256 colours). Lighting the
+cursor's row and column numbers and its cage's label (a few characters more), and
+shading every cell of them, are settings.
 """
 
 from __future__ import annotations
@@ -337,8 +338,10 @@ class KenKenGrid(Widget, can_focus=True):
     show_board: reactive[bool] = reactive(True, init=False)
     """False hides the board (while paused)."""
     highlight_peers: reactive[bool] = reactive(False, repaint=False, init=False)
-    """Whether to shade every cell of the cursor's row, column and cage. Off, a cursor
-    move repaints two cells and a few ruler and label characters: kinder to slow links."""
+    """Whether to shade every cell of the cursor's row, column and cage."""
+    light_numbers: reactive[bool] = reactive(False, repaint=False, init=False)
+    """Whether to light the cursor's row and column numbers and its cage's label. Off, a
+    cursor move repaints the two cells alone: kindest to slow links."""
 
     class BoardChanged(Message):
         """The player changed the board (a digit, notes, undo, ...)."""
@@ -397,7 +400,7 @@ class KenKenGrid(Widget, can_focus=True):
         self.looks: dict[Cell, Look] = {}
         self.label_looks: dict[Cell, Label] = {}
         self.lit: Cell | None = None
-        """The row and column whose ruler numbers are drawn lit."""
+        """The row and column whose ruler numbers are drawn lit, if any."""
         self.check()
         self.set_reactive(KenKenGrid.cursor, self.validate_cursor(self.cursor))
         self.set_reactive(KenKenGrid.marked, frozenset())
@@ -408,7 +411,7 @@ class KenKenGrid(Widget, can_focus=True):
         """Run the checker and repaint everything (after a new board, a reveal...)."""
         self.check()
         self.looks, self.label_looks = self.compute_looks()
-        self.lit = self.cursor
+        self.lit = self.lit_cell
         self.repaint_all()
 
     def repaint_all(self) -> None:
@@ -480,7 +483,7 @@ class KenKenGrid(Widget, can_focus=True):
             CageState.WRONG: "wrong",
         }
         label_looks = {
-            cage.anchor: Label(states.get(state, ""), index == cursor_cage)
+            cage.anchor: Label(states.get(state, ""), self.light_numbers and index == cursor_cage)
             for index, (cage, state) in enumerate(zip(puzzle.cages, self.cage_states))
         }
         return looks, label_looks
@@ -489,6 +492,7 @@ class KenKenGrid(Widget, can_focus=True):
         """Repaint just the lines of cells, the labels and the ruler numbers whose look
         changed."""
         looks, label_looks = self.compute_looks()
+        lit = self.lit_cell
         layout = self.board_layout
         self.lines.clear()
         if layout is not None and self.show_board:
@@ -511,20 +515,23 @@ class KenKenGrid(Widget, can_focus=True):
                                 for look in (label, old_label) if look is not None)
                     region = layout.label_region(anchor)
                     regions.append(Region(region.x, region.y, reach, 1))
-            if layout.rulers and self.lit is not None:
-                for old, new, ruler in (
-                    (self.lit[0], self.cursor[0], layout.row_ruler_region),
-                    (self.lit[1], self.cursor[1], layout.column_ruler_region),
-                ):
+            if layout.rulers:
+                for axis, ruler in enumerate((layout.row_ruler_region, layout.column_ruler_region)):
+                    old, new = (None if cell is None else cell[axis] for cell in (self.lit, lit))
                     if old != new:
-                        regions += [ruler(old), ruler(new)]
+                        regions += [ruler(i) for i in (old, new) if i is not None]
             bands = (*self.bands, self.ruler_band) if layout == self.placed_layout else ()
             for region in regions:
                 # Without bands (not placed yet, or hidden as the app closes) a refresh
                 # repaints the grid's whole lines.
                 band = next((band for band in bands if band.holds(region.x)), self)
                 band.refresh(region.translate((-band.left, -band.top)) if band is not self else region)
-        self.looks, self.label_looks, self.lit = looks, label_looks, self.cursor
+        self.looks, self.label_looks, self.lit = looks, label_looks, lit
+
+    @property
+    def lit_cell(self) -> Cell | None:
+        """The cell whose row and column numbers should be lit, if any."""
+        return self.cursor if self.light_numbers else None
 
     # Reactives.
 
@@ -547,6 +554,9 @@ class KenKenGrid(Widget, can_focus=True):
         self.repaint_changes()
 
     def watch_highlight_peers(self) -> None:
+        self.repaint_changes()
+
+    def watch_light_numbers(self) -> None:
         self.repaint_changes()
 
     def watch_show_board(self) -> None:
@@ -624,7 +634,7 @@ class KenKenGrid(Widget, can_focus=True):
             numbered = sub_row - 1 == layout.middle
             segments += [
                 Segment(str(row + 1) if numbered else " ",
-                        self.ruler_style(numbered and row == self.cursor[0])),
+                        self.ruler_style(numbered and self.lit_cell is not None and row == self.cursor[0])),
                 Segment(" " * (RULER_WIDTH - 1), base),
             ]
         if sub_row == 0:
@@ -643,7 +653,8 @@ class KenKenGrid(Widget, can_focus=True):
         segments = [Segment(" " * (layout.left + 1), base)]
         for c in range(self.board.size):
             text = f"{' ' * centre}{c + 1}".ljust(layout.cell_width)
-            segments += [Segment(text, self.ruler_style(c == self.cursor[1])), Segment(" ", base)]
+            lit = self.lit_cell is not None and c == self.cursor[1]
+            segments += [Segment(text, self.ruler_style(lit)), Segment(" ", base)]
         return segments
 
     def message_line(self, y: int) -> Strip:
