@@ -150,6 +150,18 @@ def test_round_trip_keeps_digits_notes_and_history(board):
     assert loaded.grid == ((0,) * 4,) * 4 and not loaded.can_undo
 
 
+def test_a_copy_reads_the_same_and_goes_its_own_way(board):
+    board.place((0, 0), 1)
+    board.toggle_note((1, 1), 3)
+    copy = board.copy()
+    assert copy.grid == board.grid and copy.notes((1, 1)) == {3} and not copy.can_undo
+    board.place((0, 1), 2)
+    board.toggle_note((1, 1), 4)
+    assert copy.digit((0, 1)) == 0 and copy.notes((1, 1)) == {3}
+    copy.clear((0, 0))
+    assert board.digit((0, 0)) == 1
+
+
 def test_damaged_saves_give_a_clear_error(board):
     data = board.to_dict()
     data["digits"][0][0] = 7

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 from textual.widgets import Static
 
 from kaldoku_tui.app import KaldokuApp, ensure_solution
@@ -10,6 +12,7 @@ from kaldoku_tui.engine.board import Board
 from kaldoku_tui.engine.check import is_solved
 from kaldoku_tui.engine.formats import read_keen
 from kaldoku_tui.engine.hints import cage_facts, hint, in_ascii
+from kaldoku_tui.screens import game as game_module
 from kaldoku_tui.screens.inspector import InspectorScreen, facts_text
 from kaldoku_tui.screens.win import WinScreen
 from kaldoku_tui.storage import Store
@@ -166,19 +169,26 @@ def style_at(app, cell):
         return segment.style
 
 
+async def press_hint(pilot, *keys):
+    """Press the hint key (or these keys) and wait for the hint, looked for in a worker."""
+    await pilot.press(*(keys or ("t",)))
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
 async def test_three_hint_presses_point_explain_then_make_the_step(tmp_path):
     puzzle = ensure_solution(read_keen(KEEN_IDS[-1]))  # 9×9
     app = make_app(puzzle, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         grid = app.query_one(KenKenGrid)
         cells = grid.board_layout.cell_width, grid.board_layout.cell_height
-        await pilot.press("t")
+        await press_hint(pilot)
         step = app.game.hint.step
         cage = puzzle.cages[step.cages[0]]
         assert step.name in app.game.message and "Hint 1/3" in app.game.message
         assert grid.hinted == set(cage.cells)
         assert app.game.help_used["hints"] == 0
-        await pilot.press("t")
+        await press_hint(pilot)
         assert step.explanation in app.game.message
         assert grid.hinted >= set(step.removes)
         await pilot.pause()
@@ -189,7 +199,7 @@ async def test_three_hint_presses_point_explain_then_make_the_step(tmp_path):
         layout = grid.board_layout
         assert (layout.cell_width, layout.cell_height) == cells
         assert app.game.help_used["hints"] == 1
-        await pilot.press("t")
+        await press_hint(pilot)
         assert "Hint made" in app.game.message and grid.hinted == set()
         board = app.game.board
         for cell in puzzle.cells:
@@ -210,13 +220,14 @@ async def test_a_mistake_hint_and_help_counted_on_the_win_screen(example, tmp_pa
     app = make_app(example, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         grid = app.query_one(KenKenGrid)
-        await pilot.press("right", "3", "t")  # r1c2 is 2
+        await pilot.press("right", "3")
+        await press_hint(pilot)  # r1c2 is 2
         assert "mistake" in app.game.message and "r1c2" not in app.game.message
         assert grid.hinted == set()
-        await pilot.press("t")
+        await press_hint(pilot)
         assert "r1c2" in app.game.message and grid.hinted == {(0, 1)}
         await pilot.press("left")  # moving does not change the board: the hint goes on
-        await pilot.press("t")
+        await press_hint(pilot)
         assert app.game.board.digit((0, 1)) == 0
         await pilot.press("t", "4")  # a board change starts the hint afresh
         assert app.game.hint is None and grid.hinted == set()
@@ -225,12 +236,42 @@ async def test_a_mistake_hint_and_help_counted_on_the_win_screen(example, tmp_pa
         for r, c in example.cells[:-1]:
             board.place((r, c), EXAMPLE_SOLUTION[r][c])
         grid.refresh_board()
-        await pilot.press("t", "t", "t")
+        await press_hint(pilot, "t", "t", "t")  # typed at once: all three count
         await pilot.pause()
         assert isinstance(app.screen, WinScreen)
         assert board.grid == EXAMPLE_SOLUTION
         assert app.game.help_used == {"checks": 1, "hints": 2, "reveals": 0}
         assert "1 check, 2 hints" in str(app.screen.query_one("#win-help").render())
+
+
+async def test_a_slow_hint_leaves_the_game_playable_and_is_dropped_if_the_board_changes(
+    example, tmp_path, monkeypatch
+):
+    asked, release = [], threading.Event()
+
+    def slow_hint(board):
+        asked.append(board.grid)
+        release.wait(10)
+        return hint(board)
+
+    monkeypatch.setattr(game_module, "hint", slow_hint)
+    monkeypatch.setattr(game_module, "SLOW_HINT", 0.05)
+    app = make_app(example, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("t", "right")
+        assert app.game.grid.cursor == (0, 1), "played on while the hint is looked for"
+        await pilot.pause(0.1)
+        assert "Looking for a hint" in app.game.message
+        await pilot.press("2")
+        assert app.game.board.digit((0, 1)) == 2
+        release.set()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.game.hint is None, "found for a board that has changed since: dropped"
+        assert "Looking for a hint" not in app.game.message
+        await press_hint(pilot)
+        assert asked[-1] == app.game.board.grid and app.game.hint is not None
+        assert "Hint 1/3" in app.game.message
 
 
 async def test_the_cage_inspector(example, tmp_path):

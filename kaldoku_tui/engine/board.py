@@ -184,6 +184,14 @@ class Board:
             else:
                 self._notes.pop((r, c), None)
 
+    def copy(self) -> Board:
+        """The same digits and notes on a board of its own, without the history: to read
+        in another thread while this one changes."""
+        board = Board(self.puzzle, auto_clean_notes=self.auto_clean_notes)
+        board._digits = [list(row) for row in self._digits]
+        board._notes = dict(self._notes)
+        return board
+
     # Saving and loading.
 
     def to_dict(self) -> dict[str, Any]:

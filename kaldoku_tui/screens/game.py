@@ -37,6 +37,9 @@ from kaldoku_tui.widgets.title import TitleBar
 if TYPE_CHECKING:
     from kaldoku_tui.app import KaldokuApp
 
+SLOW_HINT = 0.3
+"""Seconds a hint may take before the status line says one is being looked for."""
+
 SAVE_EVERY = 10.0
 """Seconds of play between saves of the clock when the board does not change."""
 
@@ -120,6 +123,14 @@ class GameScreen(Screen):
         """The hint being given for the board as it stands, None before the first press."""
         self.hint_stage = 0
         """How many presses of the hint key it has had (0 to 2; the third makes the step)."""
+        self.hint_presses = 0
+        """Presses of the hint key waiting for the hint being looked for."""
+        self.hint_search = 0
+        """Counts the hint searches begun: a search begun before the board last changed
+        has its answer dropped."""
+        self.searching = False
+        """Whether a hint is being looked for (in a worker: it can take seconds on a
+        puzzle with large cages)."""
 
     # Building and the clock.
 
@@ -353,12 +364,41 @@ class GameScreen(Screen):
         self.refresh_bindings()
 
     def action_hint(self) -> None:
-        """Give the next press of the hint for this board; the last one makes its step."""
-        if self.hint is None:
-            self.hint = hint(self.board)
-            if self.hint is None:
-                self.show_status("No hint: no step the hints know follows from this board.")
-                return
+        """Give the next press of the hint for this board; the last one makes its step.
+        The hint is looked for in a worker; presses made meanwhile count once it comes."""
+        if self.hint is not None:
+            self.next_hint_stage()
+            return
+        self.hint_presses += 1
+        if not self.searching:
+            self.searching = True
+            self.hint_search += 1
+            self.set_timer(SLOW_HINT, self.tell_searching)
+            self.find_hint(self.board.copy(), self.hint_search)
+
+    def tell_searching(self) -> None:
+        if self.searching:
+            self.show_status("Looking for a hint…")
+
+    @work(thread=True, group="hint", exit_on_error=False)
+    def find_hint(self, board: Board, search: int) -> None:
+        self.app.call_from_thread(self.hint_found, hint(board), search)
+
+    def hint_found(self, found: Hint | None, search: int) -> None:
+        if search != self.hint_search:
+            return  # the board changed since: a new press will look again
+        self.searching = False
+        presses, self.hint_presses = self.hint_presses, 0
+        if found is None:
+            self.show_status("No hint: no step the hints know follows from this board.")
+            return
+        self.hint = found
+        for _ in range(presses):
+            if self.hint is found:
+                self.next_hint_stage()
+
+    def next_hint_stage(self) -> None:
+        """One press of the hint key, the hint for the board being known."""
         self.hint_stage += 1
         if self.hint_stage == 2:
             self.help_used["hints"] += 1
@@ -376,9 +416,11 @@ class GameScreen(Screen):
 
     def forget_hint(self) -> None:
         """The board changed: the next hint starts afresh, and what this one showed goes."""
-        if self.hint_stage:
+        if self.hint_stage or self.searching:
             self.show_status("")
         self.hint, self.hint_stage = None, 0
+        self.hint_presses, self.searching = 0, False
+        self.hint_search += 1
         self.grid.hinted = frozenset()
 
     def action_inspect(self) -> None:
