@@ -266,21 +266,27 @@ async def test_the_game_saves_the_clock_and_help(example, tmp_path):
     assert game["help"] == {"checks": 0, "reveals": 0, "hints": 1}
 
 
+def spy_on_layouts(monkeypatch) -> list[str]:
+    """The kinds of widget that ask for a layout (which repaints the whole screen), from now on."""
+    laid_out = []
+    refresh = Widget.refresh
+
+    def spy(self, *regions, layout=False, **kwargs):
+        if layout:
+            laid_out.append(type(self).__name__)
+        return refresh(self, *regions, layout=layout, **kwargs)
+
+    monkeypatch.setattr(Widget, "refresh", spy)
+    return laid_out
+
+
 async def test_a_clock_tick_lays_nothing_out_again(example, tmp_path, monkeypatch):
     # A layout repaints the whole screen: 13 KB a second over SSH for a ticking clock.
     now = [0.0]
     app = make_app(example, tmp_path, clock=lambda: now[0])
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        laid_out = []
-        refresh = Widget.refresh
-
-        def spy(self, *regions, layout=False, **kwargs):
-            if layout:
-                laid_out.append(self)
-            return refresh(self, *regions, layout=layout, **kwargs)
-
-        monkeypatch.setattr(Widget, "refresh", spy)
+        laid_out = spy_on_layouts(monkeypatch)
         now[0] = 5.0
         app.game.tick()
         await pilot.pause()
@@ -288,7 +294,7 @@ async def test_a_clock_tick_lays_nothing_out_again(example, tmp_path, monkeypatc
         assert screen_text(app).splitlines()[0].strip() == "kaldoku — 4×4 · +−×÷ · 0:05"
         now[0] = 600.0  # 10:00 is wider than 9:59: the title is centred again
         app.game.tick()
-        assert [type(widget).__name__ for widget in laid_out] == ["Clock"]
+        assert laid_out == ["Clock"]
         await pilot.pause()
         assert screen_text(app).splitlines()[0].strip() == "kaldoku — 4×4 · +−×÷ · 10:00"
 
@@ -297,15 +303,7 @@ async def test_a_new_status_of_the_same_height_lays_nothing_out_again(example, t
     app = make_app(example, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        laid_out = []
-        refresh = Widget.refresh
-
-        def spy(self, *regions, layout=False, **kwargs):
-            if layout:
-                laid_out.append(type(self).__name__)
-            return refresh(self, *regions, layout=layout, **kwargs)
-
-        monkeypatch.setattr(Widget, "refresh", spy)
+        laid_out = spy_on_layouts(monkeypatch)
         app.game.show_status("One line.")
         assert laid_out == []
         app.game.show_status("A hint that wraps: " + "word " * 30)
