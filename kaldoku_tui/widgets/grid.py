@@ -522,10 +522,13 @@ class KenKenGrid(Widget, can_focus=True):
                         regions += [ruler(i) for i in (old, new) if i is not None]
             bands = (*self.bands, self.ruler_band) if layout == self.placed_layout else ()
             for region in regions:
-                # Without bands (not placed yet, or hidden as the app closes) a refresh
-                # repaints the grid's whole lines.
-                band = next((band for band in bands if band.holds(region.x)), self)
-                band.refresh(region.translate((-band.left, -band.top)) if band is not self else region)
+                band = next((band for band in bands if band.holds(region.x)), None)
+                if band is None:
+                    # No bands (not placed yet, or hidden as the app closes): the grid
+                    # repaints the whole lines.
+                    self.refresh(region)
+                else:
+                    band.refresh(region.translate((-band.left, -band.top)))
         self.looks, self.label_looks, self.lit = looks, label_looks, lit
 
     @property
@@ -634,7 +637,7 @@ class KenKenGrid(Widget, can_focus=True):
             numbered = sub_row - 1 == layout.middle
             segments += [
                 Segment(str(row + 1) if numbered else " ",
-                        self.ruler_style(numbered and self.lit_cell is not None and row == self.cursor[0])),
+                        self.ruler_style(numbered and self.lit is not None and row == self.lit[0])),
                 Segment(" " * (RULER_WIDTH - 1), base),
             ]
         if sub_row == 0:
@@ -653,7 +656,7 @@ class KenKenGrid(Widget, can_focus=True):
         segments = [Segment(" " * (layout.left + 1), base)]
         for c in range(self.board.size):
             text = f"{' ' * centre}{c + 1}".ljust(layout.cell_width)
-            lit = self.lit_cell is not None and c == self.cursor[1]
+            lit = self.lit is not None and c == self.lit[1]
             segments += [Segment(text, self.ruler_style(lit)), Segment(" ", base)]
         return segments
 
