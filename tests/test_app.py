@@ -325,7 +325,9 @@ async def test_the_key_bar_shows_the_keys_that_work_and_a_click_presses_one(exam
         await pilot.press("n", "3")
         assert app.game.board.digit((0, 0)) == 3
         bar = app.query_one(KeyBar)
-        start, _end, key = next(span for span in bar.spans if span[2] == "u")
+        start, _end, key = next(span for span in bar.spans if span[2].key == "u")
+        await pilot.hover(KeyBar, offset=(start + 2, 0))
+        assert bar.tooltip == key.tooltip and "undo" in key.tooltip.lower()
         await pilot.click(KeyBar, offset=(start + 2, 0))
         assert app.game.board.digit((0, 0)) == 0
         await pilot.press("p")

@@ -19,11 +19,14 @@ class Key(NamedTuple):
     """How the key is written: 'n', '?', '^p'."""
     description: str
     enabled: bool
+    tooltip: str
+    """What the key does, at more length (shown when the mouse rests on it)."""
 
 
 class KeyBar(Widget):
     """The keys of the screen's bindings that show, as 'n Notes: off u Undo …', and the
-    command palette's key on the right; a click on one presses it.
+    command palette's key on the right; a click on one presses it, and the mouse resting
+    on one shows what it does.
 
     Textual's Footer mounts a widget per key and mounts them all again on each change of
     bindings: three times as the game starts (the first screen waits ~45 ms for it) and
@@ -35,8 +38,8 @@ class KeyBar(Widget):
     def __init__(self, *, ascii: bool = False, id: str | None = None) -> None:
         super().__init__(id=id)
         self.ascii = ascii
-        self.spans: list[tuple[int, int, str]] = []
-        """Where each key was drawn, from x to x, and the key it presses."""
+        self.spans: list[tuple[int, int, Key]] = []
+        """Where each key was drawn, from x to x."""
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, lambda _screen: self.refresh())
@@ -49,8 +52,9 @@ class KeyBar(Widget):
         app = self.app
         shown: dict[str, Key] = {}
         palette = None
-        for _node, binding, enabled, _tooltip in self.screen.active_bindings.values():
-            key = Key(binding.key, app.get_key_display(binding), binding.description, enabled)
+        for _node, binding, enabled, tooltip in self.screen.active_bindings.values():
+            key = Key(binding.key, app.get_key_display(binding), binding.description, enabled,
+                      tooltip or binding.tooltip or binding.description)
             if binding.key == app.COMMAND_PALETTE_BINDING and app.ENABLE_COMMAND_PALETTE:
                 palette = key
             elif binding.show:
@@ -68,7 +72,7 @@ class KeyBar(Widget):
             dim = Style(dim=not key.enabled)
             line.append(key.display, key_style + dim)
             line.append(f" {key.description}", text_style + dim)
-            self.spans.append((start, len(line), key.key))
+            self.spans.append((start, len(line), key))
             line.append(" ")
         if palette is not None:
             room = self.size.width - len(line)
@@ -80,11 +84,18 @@ class KeyBar(Widget):
                 line.append(" " * (room - len(tail)))
                 start = len(line) + 1
                 line.append_text(tail)
-                self.spans.append((start, len(line), palette.key))
+                self.spans.append((start, len(line), palette))
         return line
 
+    def key_at(self, x: int) -> Key | None:
+        """The key drawn at column x, if any."""
+        return next((key for start, end, key in self.spans if start <= x < end), None)
+
     def on_click(self, event: events.Click) -> None:
-        for start, end, key in self.spans:
-            if start <= event.x < end:
-                self.app.simulate_key(key)
-                return
+        key = self.key_at(event.x)
+        if key is not None:
+            self.app.simulate_key(key.key)
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        key = self.key_at(event.x)
+        self.tooltip = None if key is None else key.tooltip
