@@ -316,7 +316,8 @@ async def test_the_key_bar_shows_the_keys_that_work_and_a_click_presses_one(exam
     app = make_app(example, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        last = screen_text(app).splitlines()[-1]
+        *_, status, last = screen_text(app).splitlines()
+        assert "?: every key   o: settings (highlight row, column and cage)" in status
         assert last.startswith("n Notes: off u Undo g New t Hint i Cage c Check ? Help q Quit")
         assert last.rstrip().endswith("▏^p palette")
         await pilot.press("n")

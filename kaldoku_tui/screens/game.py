@@ -37,6 +37,9 @@ from kaldoku_tui.widgets.title import TitleBar
 if TYPE_CHECKING:
     from kaldoku_tui.app import KaldokuApp
 
+TIP = "?: every key   o: settings (highlight row, column and cage)"
+"""The status line as a game starts, unless there is news to tell."""
+
 SLOW_HINT = 0.3
 """Seconds a hint may take before the status line says one is being looked for."""
 
@@ -117,7 +120,7 @@ class GameScreen(Screen):
         self.help_used = dict(NO_HELP, **(help_used or {}))
         self.finished = False
         """Won or revealed: the board no longer counts or saves."""
-        self.message = notice or ""
+        self.message = notice or TIP
         self.saved_at = elapsed
         self.hint: Hint | None = None
         """The hint being given for the board as it stands, None before the first press."""
