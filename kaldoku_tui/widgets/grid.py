@@ -28,7 +28,7 @@ from rich.style import Style
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.geometry import Region
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.strip import Strip
@@ -277,6 +277,9 @@ class GridBand(Widget):
         self.styles.offset = (left, top)
         self.styles.width = width
         self.styles.height = height
+        # Told its size ahead, Textual paints the band once for its new place, not a second
+        # time when the layout gives it that size (another whole board on the wire).
+        self.set_reactive(Widget.virtual_size, Size(width, height))
         self.refresh()
 
     def holds(self, x: int) -> bool:
