@@ -97,6 +97,8 @@ class PtyApp:
         self.screen = pyte.Screen(COLUMNS, LINES)
         self.stream = pyte.ByteStream(self.screen)
         self.started = time.perf_counter()
+        self.total = 0
+        """Bytes read from the app so far."""
         self.process = subprocess.Popen(
             list(command), stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True
         )
@@ -112,6 +114,7 @@ class PtyApp:
         except OSError:
             return b""
         self.stream.feed(data)
+        self.total += len(data)
         return data
 
     def read_until_quiet(self, quiet: float = QUIET) -> int:
@@ -148,6 +151,19 @@ def startup_time(command: Sequence[str], env: dict[str, str], ready: Ready) -> f
     app = PtyApp(command, env)
     try:
         return app.wait_for(ready)
+    finally:
+        app.close()
+
+
+def startup_bytes(command: Sequence[str], env: dict[str, str], ready: Ready) -> tuple[int, int]:
+    """Bytes the terminal got up to the first complete screen, and in all until the app
+    goes quiet (for kaldoku: once its column bands are laid over the board)."""
+    app = PtyApp(command, env)
+    try:
+        app.wait_for(ready)
+        first = app.total
+        app.read_until_quiet(0.8)
+        return first, app.total
     finally:
         app.close()
 
@@ -297,6 +313,9 @@ def main(argv: Sequence[str] | None = None) -> None:
             bare_times.append(startup_time(bare, env, bare_ready))
             game_times.append(startup_time(game, env, kaldoku_ready))
             (Path(home) / "game.json").unlink(missing_ok=True)
+        bare_bytes = startup_bytes(bare, env, bare_ready)
+        game_bytes = startup_bytes(game, env, kaldoku_ready)
+        (Path(home) / "game.json").unlink(missing_ok=True)
         for n, setup in enumerate(SETUPS):
             data = os.path.join(home, f"local-{n}")
             local[setup.name] = key_bytes([*game, *setup.args], game_environment(data, setup),
@@ -318,6 +337,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         Row("startup, bare Textual app", f"{bare_s:.3f} s"),
         Row("startup, kaldoku 9×9", f"{game_s:.3f} s"),
         Row("startup ratio", f"{game_s / bare_s:.2f}×", target="<= 1.25×"),
+        Row("bytes to the first screen, bare", f"{bare_bytes[0] / 1000:.1f} KB"),
+        Row("bytes to the first screen, kaldoku", f"{game_bytes[0] / 1000:.1f} KB"),
+        Row("bytes until quiet, bare", f"{bare_bytes[1] / 1000:.1f} KB"),
+        Row("bytes until quiet, kaldoku", f"{game_bytes[1] / 1000:.1f} KB"),
     ]
     for setup in SETUPS:
         for what, group in KEYS.items():
