@@ -11,8 +11,8 @@ from typing import Callable, Iterable
 from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
-from textual.theme import ThemeProvider
 from textual.screen import Screen
+from textual.theme import ThemeProvider
 from textual.worker import get_current_worker
 
 from kaldoku_tui.bank import DEFAULT_KIND, STARTING_KINDS, Bank, GameKind, make_puzzle

@@ -127,13 +127,11 @@ class GameScreen(Screen):
         self.hint_stage = 0
         """How many presses of the hint key it has had (0 to 2; the third makes the step)."""
         self.hint_presses = 0
-        """Presses of the hint key waiting for the hint being looked for."""
+        """Presses of the hint key waiting for the hint being looked for (in a worker: it
+        can take seconds on a puzzle with large cages); none while no search runs."""
         self.hint_search = 0
-        """Counts the hint searches begun: a search begun before the board last changed
-        has its answer dropped."""
-        self.searching = False
-        """Whether a hint is being looked for (in a worker: it can take seconds on a
-        puzzle with large cages)."""
+        """Counts the board changes that drop a search: one begun before has its answer
+        dropped."""
 
     # Building and the clock.
 
@@ -373,14 +371,12 @@ class GameScreen(Screen):
             self.next_hint_stage()
             return
         self.hint_presses += 1
-        if not self.searching:
-            self.searching = True
-            self.hint_search += 1
+        if self.hint_presses == 1:
             self.set_timer(SLOW_HINT, self.tell_searching)
             self.find_hint(self.board.copy(), self.hint_search)
 
     def tell_searching(self) -> None:
-        if self.searching:
+        if self.hint_presses:
             self.show_status("Looking for a hint…")
 
     @work(thread=True, group="hint", exit_on_error=False)
@@ -390,7 +386,6 @@ class GameScreen(Screen):
     def hint_found(self, found: Hint | None, search: int) -> None:
         if search != self.hint_search:
             return  # the board changed since: a new press will look again
-        self.searching = False
         presses, self.hint_presses = self.hint_presses, 0
         if found is None:
             self.show_status("No hint: no step the hints know follows from this board.")
@@ -419,10 +414,9 @@ class GameScreen(Screen):
 
     def forget_hint(self) -> None:
         """The board changed: the next hint starts afresh, and what this one showed goes."""
-        if self.hint_stage or self.searching:
+        if self.hint_stage or self.hint_presses:
             self.show_status("")
-        self.hint, self.hint_stage = None, 0
-        self.hint_presses, self.searching = 0, False
+        self.hint, self.hint_stage, self.hint_presses = None, 0, 0
         self.hint_search += 1
         self.grid.hinted = frozenset()
 
