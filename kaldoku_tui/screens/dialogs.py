@@ -7,7 +7,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.command import CommandInput, CommandList, CommandPalette, SearchIcon
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import ModalScreen
 from textual.scrollbar import ScrollBarRender
@@ -34,6 +34,18 @@ def ascii_scrollbars(widget: Widget) -> None:
     """Draw `widget`'s scrollbars with ASCII only."""
     widget.vertical_scrollbar.renderer = AsciiScrollBarRender
     widget.horizontal_scrollbar.renderer = AsciiScrollBarRender
+
+
+class ReadingScreen(ModalScreen[None]):
+    """A dialog to read, in a VerticalScroll (with ASCII scrollbars in ASCII mode); the
+    subclass composes it and binds its keys to close."""
+
+    def on_mount(self) -> None:
+        if self.app.ascii:
+            ascii_scrollbars(self.query_one(VerticalScroll))
+
+    def action_close(self) -> None:
+        self.dismiss(None)
 
 
 class ConfirmDialog(ModalScreen[bool]):

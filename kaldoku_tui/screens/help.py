@@ -8,10 +8,9 @@ from typing import Iterable
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from kaldoku_tui.screens.dialogs import ascii_scrollbars
+from kaldoku_tui.screens.dialogs import ReadingScreen
 from kaldoku_tui.widgets.grid import KenKenGrid
 
 ABOUT = (
@@ -81,7 +80,7 @@ def grid_bindings() -> list[Binding]:
     return [*bindings[:4], digits, *bindings[4:]]
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(ReadingScreen):
     """Every key, in sections; escape, q, ? or f1 closes it."""
 
     BINDINGS = [Binding("escape,q,question_mark,f1", "close", "Close")]
@@ -96,10 +95,3 @@ class HelpScreen(ModalScreen[None]):
             yield Static(ABOUT)
             yield Static(key_table(self.sections), id="keys", markup=False)
             yield Static("\nEsc / q / ? / F1: close   up/down: scroll", classes="keys")
-
-    def on_mount(self) -> None:
-        if self.app.ascii:
-            ascii_scrollbars(self.query_one("#help"))
-
-    def action_close(self) -> None:
-        self.dismiss(None)

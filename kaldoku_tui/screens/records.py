@@ -5,13 +5,12 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from kaldoku_tui.screens.dialogs import ascii_scrollbars
+from kaldoku_tui.screens.dialogs import ReadingScreen
 
 
-class RecordsScreen(ModalScreen[None]):
+class RecordsScreen(ReadingScreen):
     """A table of the player's record per kind of game; Esc, s or q closes it."""
 
     BINDINGS = [Binding("escape,s,q,enter", "close", "Close")]
@@ -25,10 +24,3 @@ class RecordsScreen(ModalScreen[None]):
             yield Static("Statistics", classes="question")
             yield Static(self.table, markup=False)
             yield Static("Esc / s / q: close", classes="keys")
-
-    def on_mount(self) -> None:
-        if self.app.ascii:
-            ascii_scrollbars(self.query_one("#records"))
-
-    def action_close(self) -> None:
-        self.dismiss(None)
