@@ -5,11 +5,11 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from kaldoku_tui.engine.hints import CageFacts, how_many, in_ascii
 from kaldoku_tui.engine.puzzle import OP_SYMBOLS, cell_name
+from kaldoku_tui.screens.dialogs import ReadingScreen
 
 MAX_COMBOS = 60
 """Combinations listed before `and N more` (a six-cell sum on 9×9 has about ninety)."""
@@ -47,7 +47,7 @@ def facts_text(facts: CageFacts, ascii: bool = False) -> list[tuple[str, str]]:
     return sections
 
 
-class InspectorScreen(ModalScreen[None]):
+class InspectorScreen(ReadingScreen):
     """The facts about one cage; escape, i or q closes it."""
 
     BINDINGS = [Binding("escape,i,q", "close", "Close")]
@@ -65,6 +65,3 @@ class InspectorScreen(ModalScreen[None]):
                 yield Static(heading, classes="heading", markup=False)
                 yield Static(text, classes="facts", markup=False)
             yield Static("Esc / i / q: close", classes="keys")
-
-    def action_close(self) -> None:
-        self.dismiss(None)
