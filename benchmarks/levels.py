@@ -16,7 +16,8 @@ import statistics
 import time
 
 from benchmarks.engine import percentile
-from kaldoku_tui.engine.generator import LEVELS_BY_SIZE, generate
+from kaldoku_tui.engine.generator import generate
+from kaldoku_tui.engine.kinds import levels_for
 from kaldoku_tui.engine.techniques import LEVELS, grade, human_solve
 
 MEDIAN_TARGETS = {(9, "hard"): 0.5, (9, "extreme"): 3.0}
@@ -52,7 +53,7 @@ def main() -> None:
     print(f"{'size':>4} {'level':<13}{'generate median':>16}{'p95':>8}{'solve median':>14}{'p95':>8}")
     for size in sizes:
         for level in levels:
-            if level not in LEVELS_BY_SIZE.get(size, LEVELS):
+            if level not in levels_for(size):
                 continue
             made, solved = measure(size, level, args.seeds)
             limit = MEDIAN_TARGETS.get((size, level))

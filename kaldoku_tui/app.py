@@ -15,7 +15,8 @@ from textual.screen import Screen
 from textual.theme import ThemeProvider
 from textual.worker import get_current_worker
 
-from kaldoku_tui.bank import DEFAULT_KIND, STARTING_KINDS, Bank, GameKind, make_puzzle
+from kaldoku_tui.bank import STARTING_KINDS, Bank, make_puzzle
+from kaldoku_tui.engine.kinds import DEFAULT_KIND, GameKind
 from kaldoku_tui.engine.board import Board
 from kaldoku_tui.engine.generator import generate
 from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError

@@ -10,45 +10,13 @@ from __future__ import annotations
 
 import threading
 from collections import deque
-from dataclasses import dataclass
 from typing import Callable, Iterable
 
 from kaldoku_tui.engine.formats import puzzle_from_dict, puzzle_to_dict
-from kaldoku_tui.engine.generator import LEVELS_BY_SIZE, Stopped, generate
-from kaldoku_tui.engine.puzzle import MAX_SIZE, MIN_SIZE, Puzzle, PuzzleError
-from kaldoku_tui.engine.steps import LEVELS
+from kaldoku_tui.engine.generator import Stopped, generate
+from kaldoku_tui.engine.kinds import LEVELS, SIZES, GameKind, levels_for
+from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError
 from kaldoku_tui.storage import Store
-
-
-OPS = {"all": "+−×÷", "addmul": "+×", "mul": "×"}
-ASCII_OPS = {"all": "+-*/", "addmul": "+*", "mul": "*"}
-
-
-@dataclass(frozen=True)
-class GameKind:
-    """What a player picks for a new game."""
-
-    size: int = 6
-    ops: str = "all"
-    level: str | None = None
-
-    @classmethod
-    def of(cls, puzzle: Puzzle) -> GameKind:
-        """The kind of an existing puzzle, from what its meta says (a generated one says all)."""
-        ops = puzzle.meta.get("ops", "all")
-        level = puzzle.meta.get("difficulty")
-        return cls(puzzle.size, ops if ops in OPS else "all", level if isinstance(level, str) else None)
-
-    def describe(self, ascii: bool = False) -> str:
-        """The kind in a few words, as the header shows it: '6×6 · +−×÷ · hard'."""
-        names = ASCII_OPS if ascii else OPS
-        times, dot = ("x", "-") if ascii else ("×", "·")
-        words = [f"{self.size}{times}{self.size}", names[self.ops]] + ([self.level] if self.level else [])
-        return f" {dot} ".join(words)
-
-
-DEFAULT_KIND = GameKind()
-"""A new game when the player has not chosen: 6×6, every operator, any level."""
 
 
 def make_puzzle(kind: GameKind, stop: Callable[[], bool] = lambda: False) -> Puzzle:
@@ -60,8 +28,8 @@ def make_puzzle(kind: GameKind, stop: Callable[[], bool] = lambda: False) -> Puz
 STARTING_KINDS = tuple(
     GameKind(size, "all", level)
     for level in (None, *LEVELS)
-    for size in range(MIN_SIZE, MAX_SIZE + 1)
-    if level is None or level in LEVELS_BY_SIZE.get(size, LEVELS)
+    for size in SIZES
+    if level is None or level in levels_for(size)
 )
 """The kinds kept ready from the start: every size at every level it offers, with every
 operator. Any level first, then easy to unreasonable, small sizes first within a level:
@@ -112,7 +80,7 @@ class Bank:
             except PuzzleError:
                 continue  # One bad entry costs one puzzle to make again, not the bank.
             kind = GameKind.of(puzzle)
-            if puzzle.solution is not None and kind.level in (None, *LEVELS):
+            if puzzle.solution is not None and kind.offered:
                 self.add(kind, puzzle)
         with self.lock:
             self.changed = False

@@ -12,11 +12,10 @@ import sys
 from typing import NoReturn, Sequence
 
 from kaldoku_tui import __version__
-from kaldoku_tui.engine.puzzle import MAX_SIZE, MIN_SIZE, Puzzle, PuzzleError
+from kaldoku_tui.engine.kinds import LEVELS, MAX_SIZE, MIN_SIZE, OP_SETS
+from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError
 
 EXIT_OK, EXIT_NOT_UNIQUE, EXIT_BAD_INPUT = 0, 1, 2
-OPS_CHOICES = ("all", "addmul", "mul")
-LEVELS = ("easy", "normal", "hard", "extreme", "unreasonable")
 COMMANDS = ("generate", "solve", "check", "grade")
 
 
@@ -75,7 +74,7 @@ def game_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--size", type=_size, help=f"start a new {MIN_SIZE}..{MAX_SIZE} puzzle")
     parser.add_argument("--seed", type=_seed, help="seed of the new puzzle (with --size)")
-    parser.add_argument("--ops", choices=OPS_CHOICES, default=None, help="operations of a new puzzle")
+    parser.add_argument("--ops", choices=tuple(OP_SETS), default=None, help="operations of a new puzzle")
     parser.add_argument("--difficulty", choices=LEVELS, default=None, help="level of a new puzzle")
     parser.add_argument("--ascii", action="store_true", help="draw with ASCII characters only")
     parser.add_argument(
@@ -97,7 +96,7 @@ def command_parser() -> argparse.ArgumentParser:
     gen.add_argument("--size", type=_size, required=True, help=f"board size, {MIN_SIZE}..{MAX_SIZE}")
     gen.add_argument("--seed", type=_seed, help="seed of the first puzzle; puzzle i uses SEED+i")
     gen.add_argument("--count", type=_count, default=1, help="how many puzzles (default 1)")
-    gen.add_argument("--ops", choices=OPS_CHOICES, default="all", help="operations to use")
+    gen.add_argument("--ops", choices=tuple(OP_SETS), default="all", help="operations to use")
     gen.add_argument("--difficulty", choices=LEVELS, default=None, help="level of the puzzles")
 
     solve = sub.add_parser("solve", help="print the solution of each puzzle")

@@ -9,9 +9,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any, Mapping
 
-from kaldoku_tui.bank import OPS, GameKind
-from kaldoku_tui.engine.puzzle import MAX_SIZE, MIN_SIZE
-from kaldoku_tui.engine.steps import LEVELS
+from kaldoku_tui.engine.kinds import GameKind
 
 
 @dataclass(frozen=True)
@@ -37,36 +35,18 @@ class Record:
         )
 
 
-def kind_key(kind: GameKind) -> str:
-    """The stats key of a kind of game, e.g. '9/all/hard' ('any' when no level was asked)."""
-    return f"{kind.size}/{kind.ops}/{kind.level or 'any'}"
-
-
-def kind_of_key(key: str) -> GameKind | None:
-    """The kind of game a stats key names (see kind_key); None when it names none."""
-    size, _, rest = key.partition("/")
-    ops, _, level = rest.partition("/")
-    if not size.isdigit() or not MIN_SIZE <= int(size) <= MAX_SIZE or ops not in OPS:
-        return None
-    if level != "any" and level not in LEVELS:
-        return None
-    return GameKind(int(size), ops, None if level == "any" else level)
-
-
 def records(stats: Mapping[str, Any] | None) -> list[tuple[GameKind, Record]]:
     """Every kind of game in `stats` with its record: by size, operators, then level."""
     kinds = stats.get("kinds") if isinstance(stats, Mapping) else None
     keys = kinds if isinstance(kinds, dict) else {}
-    found = [(kind, record_of(stats, kind)) for kind in map(kind_of_key, keys) if kind]
-    order = [None, *LEVELS]
-    return sorted(found, key=lambda item: (item[0].size, list(OPS).index(item[0].ops),
-                                           order.index(item[0].level)))
+    found = [(kind, record_of(stats, kind)) for kind in map(GameKind.from_key, keys) if kind]
+    return sorted(found, key=lambda item: item[0].order())
 
 
 def record_of(stats: Mapping[str, Any] | None, kind: GameKind) -> Record:
     """The record of `kind` in `stats`."""
     kinds = stats.get("kinds") if isinstance(stats, Mapping) else None
-    return Record.from_dict(kinds.get(kind_key(kind)) if isinstance(kinds, dict) else None)
+    return Record.from_dict(kinds.get(kind.key) if isinstance(kinds, dict) else None)
 
 
 def with_game(
@@ -81,5 +61,5 @@ def with_game(
     new = Record(old.finished + 1, old.won + won, old.unaided + unaided, best)
     kinds = dict(stats.get("kinds", {})) if isinstance(stats, Mapping) and isinstance(
         stats.get("kinds"), dict) else {}
-    kinds[kind_key(kind)] = asdict(new)
+    kinds[kind.key] = asdict(new)
     return {"kinds": kinds}

@@ -14,11 +14,22 @@ import os
 import sys
 from typing import MutableMapping, TextIO
 
+from kaldoku_tui.engine.puzzle import ASCII_OP_SYMBOLS, OP_SYMBOLS
+
 # --colors choices -> Rich's colour system names, as TEXTUAL_COLOR_SYSTEM takes them.
 FORCED_SYSTEMS = {"truecolor": "truecolor", "256": "256", "16": "standard"}
 DEPTH_NAMES = {"truecolor": "truecolor", "256": "256", "standard": "16", None: "none"}
 BOX_SAMPLE = "┼╋━┃×÷"
 """Characters the Unicode board needs; a terminal that cannot encode them gets ASCII."""
+
+_TO_ASCII = str.maketrans(
+    {OP_SYMBOLS[op]: ASCII_OP_SYMBOLS[op] for op in "-*/"} | {"…": "...", "—": "-", "·": "-"}
+)
+
+
+def in_ascii(text: str) -> str:
+    """`text` with × ÷ − · written x / - - (the engine speaks Unicode; ASCII mode shows this)."""
+    return text.translate(_TO_ASCII)
 
 
 def detected_system(environ: MutableMapping[str, str] = os.environ) -> str | None:

@@ -9,7 +9,8 @@ from textual import events
 from textual.widget import Widget
 
 from kaldoku_tui.app import KaldokuApp, build_app
-from kaldoku_tui.bank import Bank, GameKind
+from kaldoku_tui.bank import Bank
+from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.cli import game_parser, main
 from kaldoku_tui.engine.board import Board
 from kaldoku_tui.screens.dialogs import ConfirmDialog, NewGameDialog

@@ -6,7 +6,8 @@ import os
 
 import pytest
 
-from kaldoku_tui.bank import DEFAULT_KIND, STARTING_KINDS, Bank, GameKind, make_puzzle
+from kaldoku_tui.bank import STARTING_KINDS, Bank, make_puzzle
+from kaldoku_tui.engine.kinds import DEFAULT_KIND, GameKind
 from kaldoku_tui.engine.formats import puzzle_to_dict
 from kaldoku_tui.engine.generator import Stopped, generate
 from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError

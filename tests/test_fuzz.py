@@ -22,7 +22,8 @@ from textual import events
 from textual.app import App
 
 from kaldoku_tui.app import KaldokuApp
-from kaldoku_tui.bank import Bank, GameKind
+from kaldoku_tui.bank import Bank
+from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.engine.board import Board
 from kaldoku_tui.engine.generator import generate
 from kaldoku_tui.engine.puzzle import MAX_SIZE, MIN_SIZE

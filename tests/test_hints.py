@@ -11,7 +11,8 @@ from kaldoku_tui.bank import Bank
 from kaldoku_tui.engine.board import Board
 from kaldoku_tui.engine.check import is_solved
 from kaldoku_tui.engine.formats import read_keen
-from kaldoku_tui.engine.hints import cage_facts, hint, in_ascii
+from kaldoku_tui.engine.hints import cage_facts, hint
+from kaldoku_tui.terminal import in_ascii
 from kaldoku_tui.screens import game as game_module
 from kaldoku_tui.screens.inspector import InspectorScreen, facts_text
 from kaldoku_tui.screens.win import WinScreen

@@ -7,7 +7,8 @@ import pytest
 
 from kaldoku_tui.cli import main
 from kaldoku_tui.engine.formats import read_puzzles, to_json_line
-from kaldoku_tui.engine.generator import LEVELS_BY_SIZE, generate
+from kaldoku_tui.engine.generator import generate
+from kaldoku_tui.engine.kinds import levels_for
 from kaldoku_tui.engine.puzzle import Cage, Puzzle, PuzzleError
 from kaldoku_tui.engine.techniques import LEVELS, grade, human_solve
 
@@ -18,7 +19,7 @@ def level_cases():
     """Every level of every size: three seeds each, one for the slow ones (extreme and
     unreasonable from 6×6 up, about a second each at 9×9)."""
     for size in range(3, 10):
-        for level in LEVELS_BY_SIZE.get(size, LEVELS):
+        for level in levels_for(size):
             slow = size >= 6 and LEVELS.index(level) >= 3
             yield pytest.param(size, level, 1 if slow else 3, id=f"{size}-{level}")
 

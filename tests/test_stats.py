@@ -4,7 +4,8 @@ kept by the game when it is won or given up."""
 import pytest
 
 from kaldoku_tui.app import KaldokuApp
-from kaldoku_tui.bank import Bank, GameKind
+from kaldoku_tui.bank import Bank
+from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.engine.board import Board
 from kaldoku_tui.screens.records import RecordsScreen
 from kaldoku_tui.screens.win import WinScreen

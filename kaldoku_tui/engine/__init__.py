@@ -32,7 +32,8 @@ from kaldoku_tui.engine.formats import (
 )
 from kaldoku_tui.engine.check import CageState, cage_states, duplicates, is_solved, mistakes
 from kaldoku_tui.engine.solver import candidates, count_solutions, solve
-from kaldoku_tui.engine.steps import LEVELS, Step
+from kaldoku_tui.engine.kinds import LEVELS, GameKind
+from kaldoku_tui.engine.steps import Step
 from kaldoku_tui.engine.techniques import Grade, HumanSolve, grade, human_solve, next_step
 from kaldoku_tui.engine.generator import generate
 from kaldoku_tui.engine.board import Board
@@ -42,6 +43,7 @@ __all__ = [
     "Cage",
     "CageState",
     "Cell",
+    "GameKind",
     "Grade",
     "Grid",
     "HumanSolve",

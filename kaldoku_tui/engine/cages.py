@@ -11,13 +11,11 @@ import random
 from collections import Counter
 from typing import Iterable, Sequence
 
+from kaldoku_tui.engine.kinds import OP_SETS
 from kaldoku_tui.engine.puzzle import Cage, Cell, Grid, PuzzleError, _connected, combine
 
 MAX_CELLS = 6
 """No cage grows beyond this many cells (Keen's limit)."""
-
-OP_SETS = {"all": "+-*/", "addmul": "+*", "mul": "*"}
-"""The operator options: the operations multi-cell cages may use."""
 
 Block = tuple[Cell, ...]
 

@@ -11,7 +11,8 @@ import re
 from itertools import groupby
 from typing import Any
 
-from kaldoku_tui.engine.puzzle import MAX_SIZE, MIN_SIZE, Cage, Cell, Puzzle, PuzzleError
+from kaldoku_tui.engine.kinds import MAX_SIZE, MIN_SIZE
+from kaldoku_tui.engine.puzzle import Cage, Cell, Puzzle, PuzzleError
 
 OP_ALIASES = {"x": "*", "×": "*", "÷": "/", "−": "-"}
 """Other spellings readers accept for an operation."""

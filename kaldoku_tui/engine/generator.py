@@ -13,15 +13,13 @@ import random
 import secrets
 from typing import Callable
 
-from kaldoku_tui.engine.cages import OP_SETS, make_cages, random_blocks, split_cage
+from kaldoku_tui.engine.cages import make_cages, random_blocks, split_cage
+from kaldoku_tui.engine.kinds import LEVELS, MAX_SIZE, MIN_SIZE, OP_SETS, levels_for
 from kaldoku_tui.engine.latin import random_latin_square
-from kaldoku_tui.engine.puzzle import MAX_SIZE, MIN_SIZE, Cage, Grid, Puzzle, PuzzleError
+from kaldoku_tui.engine.puzzle import Cage, Grid, Puzzle, PuzzleError
 from kaldoku_tui.engine.solver import solve
-from kaldoku_tui.engine.steps import LEVELS, Marks
+from kaldoku_tui.engine.steps import Marks
 from kaldoku_tui.engine.techniques import human_solve, layout, propagate
-
-LEVELS_BY_SIZE = {3: LEVELS[:3]}
-"""The levels a size can have where not all five: 3×3 is too small for fish, chains or trials."""
 
 MAX_CANDIDATES = 5000
 """Candidates tried for one leveled puzzle before giving up with an error."""
@@ -51,8 +49,8 @@ def generate(
         raise PuzzleError(f"size must be {MIN_SIZE} to {MAX_SIZE}, not {size!r}")
     if ops not in OP_SETS:
         raise PuzzleError(f"operator set must be one of {', '.join(OP_SETS)}, not {ops!r}")
-    if level is not None and level not in LEVELS_BY_SIZE.get(size, LEVELS):
-        offered = ", ".join(LEVELS_BY_SIZE.get(size, LEVELS))
+    if level is not None and level not in levels_for(size):
+        offered = ", ".join(levels_for(size))
         raise PuzzleError(f"a {size}×{size} puzzle cannot be {level!r}; {size}×{size} offers {offered}")
     if seed is None:
         seed = secrets.randbelow(2**31)

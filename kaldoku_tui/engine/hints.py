@@ -14,23 +14,13 @@ from typing import Mapping
 from kaldoku_tui.engine.board import NO_NOTES, Board, CellState, Notes
 from kaldoku_tui.engine.check import mistakes
 from kaldoku_tui.engine.fillings import Filling, fillings
-from kaldoku_tui.engine.puzzle import ASCII_OP_SYMBOLS, OP_SYMBOLS, Cage, Cell, cell_name
+from kaldoku_tui.engine.puzzle import Cage, Cell, cell_name
 from kaldoku_tui.engine.solver import TABLE_CELLS
 from kaldoku_tui.engine.steps import NUMBER_WORDS, Step, join
 from kaldoku_tui.engine.techniques import next_step
 
 STAGES = 3
 """Presses to a hint's end: where to look, why, and the step made."""
-
-_TO_ASCII = str.maketrans(
-    {OP_SYMBOLS[op]: ASCII_OP_SYMBOLS[op] for op in "-*/"} | {"…": "...", "—": "-"}
-)
-
-
-def in_ascii(text: str) -> str:
-    """`text` with × ÷ − written x / - (for terminals in ASCII mode)."""
-    return text.translate(_TO_ASCII)
-
 
 @dataclass(frozen=True)
 class Hint:

@@ -12,7 +12,7 @@ Cell = tuple[int, int]
 Grid = tuple[tuple[int, ...], ...]
 """A filled or partly filled board: rows of digits, 0 for a blank."""
 
-MIN_SIZE, MAX_SIZE = 3, 9
+from kaldoku_tui.engine.kinds import MAX_SIZE, MIN_SIZE
 
 OPS = ("+", "-", "*", "/", "=")
 """Cage operations; `=` is a single cell whose target is its digit."""

@@ -13,8 +13,6 @@ from typing import Iterable, Mapping, Sequence
 from kaldoku_tui.engine.fillings import Filling, fillings
 from kaldoku_tui.engine.puzzle import Cage, Cell, Grid, Puzzle, cell_name
 
-LEVELS = ("easy", "normal", "hard", "extreme", "unreasonable")
-"""Difficulty levels; level i needs tier i + 1."""
 
 
 class Contradiction(Exception):

@@ -14,9 +14,9 @@ from itertools import combinations
 from math import factorial, prod
 from typing import Callable, Iterator
 
+from kaldoku_tui.engine.kinds import LEVELS
 from kaldoku_tui.engine.puzzle import Grid, Puzzle, cell_name
 from kaldoku_tui.engine.steps import (
-    LEVELS,
     Contradiction,
     Layout,
     Marks,

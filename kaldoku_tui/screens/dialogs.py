@@ -14,13 +14,9 @@ from textual.scrollbar import ScrollBarRender
 from textual.widget import Widget
 from textual.widgets import Button, Input, Label, OptionList, RadioButton, RadioSet
 
-from kaldoku_tui.bank import GameKind
-from kaldoku_tui.engine.generator import LEVELS_BY_SIZE
-from kaldoku_tui.engine.hints import in_ascii
-from kaldoku_tui.engine.puzzle import MAX_SIZE, MIN_SIZE
-from kaldoku_tui.engine.steps import LEVELS
+from kaldoku_tui.engine.kinds import LEVELS, OP_SET_LABELS, SIZES, GameKind, levels_for
+from kaldoku_tui.terminal import in_ascii
 
-OPS_NAMES = {"all": "+ − × ÷", "addmul": "+ ×", "mul": "× only"}
 
 
 class AsciiScrollBarRender(ScrollBarRender):
@@ -138,14 +134,14 @@ class NewGameDialog(ModalScreen[GameKind | None]):
     BINDINGS = [
         Binding("y,enter", "start", "Start"),
         Binding("n,q,escape", "cancel", "Cancel"),
-        *(Binding(str(n), f"size({n})", show=False) for n in range(MIN_SIZE, MAX_SIZE + 1)),
+        *(Binding(str(n), f"size({n})", show=False) for n in SIZES),
     ]
 
     def __init__(self, kind: GameKind) -> None:
         super().__init__()
         self.kind = kind
-        self.sizes = list(range(MIN_SIZE, MAX_SIZE + 1))
-        self.ops = list(OPS_NAMES)
+        self.sizes = list(SIZES)
+        self.ops = list(OP_SET_LABELS)
         self.levels: list[str | None] = [None, *LEVELS]
 
     def compose(self) -> ComposeResult:
@@ -157,7 +153,7 @@ class NewGameDialog(ModalScreen[GameKind | None]):
             yield Choice(*(Option(text(f"{n}×{n}"), n == self.kind.size, ascii) for n in self.sizes),
                          id="size")
             yield Label("Operators")
-            yield Choice(*(Option(text(OPS_NAMES[ops]), ops == self.kind.ops, ascii) for ops in self.ops),
+            yield Choice(*(Option(text(OP_SET_LABELS[ops]), ops == self.kind.ops, ascii) for ops in self.ops),
                          id="ops")
             yield Label("Difficulty")
             yield Choice(*(Option(level or "any", level == self.kind.level, ascii) for level in self.levels),
@@ -181,7 +177,7 @@ class NewGameDialog(ModalScreen[GameKind | None]):
 
     def action_start(self) -> None:
         kind = self.chosen()
-        offered = LEVELS_BY_SIZE.get(kind.size, LEVELS)
+        offered = levels_for(kind.size)
         if kind.level is None or kind.level in offered:
             self.dismiss(kind)
             return

@@ -17,19 +17,21 @@ from textual.screen import Screen
 from textual.widgets import Static
 from textual.worker import get_current_worker
 
-from kaldoku_tui.bank import GameKind, make_puzzle
+from kaldoku_tui.bank import make_puzzle
 from kaldoku_tui.engine.board import Board
 from kaldoku_tui.engine.check import is_solved, mistakes
-from kaldoku_tui.engine.hints import STAGES, Hint, cage_facts, hint, in_ascii
+from kaldoku_tui.engine.hints import STAGES, Hint, cage_facts, hint
+from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError
 from kaldoku_tui.screens.dialogs import ConfirmDialog, NewGameDialog
-from kaldoku_tui.screens.help import HelpScreen, grid_bindings
+from kaldoku_tui.screens.help import HelpScreen
 from kaldoku_tui.screens.inspector import InspectorScreen
 from kaldoku_tui.screens.records import RecordsScreen
 from kaldoku_tui.screens.settings import SettingsScreen
 from kaldoku_tui.screens.win import WinScreen
 from kaldoku_tui.settings import Settings
 from kaldoku_tui.stats import record_of, records, with_game
+from kaldoku_tui.terminal import in_ascii
 from kaldoku_tui.widgets.grid import KenKenGrid, layouts
 from kaldoku_tui.widgets.keys import KeyBar
 from kaldoku_tui.widgets.title import TitleBar
@@ -185,12 +187,16 @@ class GameScreen(Screen):
 
     def show_time(self) -> None:
         state = " (paused)" if self.started is None and not self.finished else ""
-        self.title_bar.show(self.kind.describe(self.app.ascii), f"{clock_text(self.elapsed())}{state}")
+        self.title_bar.show(self.text(self.kind.describe()), f"{clock_text(self.elapsed())}{state}")
+
+    def text(self, text: str) -> str:
+        """`text` as this terminal shows it (ASCII mode or not)."""
+        return in_ascii(text) if self.app.ascii else text
 
     def show_status(self, message: str | None = None) -> None:
         """Show the notes mode and `message` (or keep the last one) on the status line."""
         if message is not None:
-            self.message = in_ascii(message) if self.app.ascii else message
+            self.message = self.text(message)
         notes = " NOTES ON " if self.grid.notes_mode else " notes off "
         bar = "|" if self.app.ascii else "│"
         status = self.query_one("#status", Static)
@@ -266,7 +272,7 @@ class GameScreen(Screen):
         self.end_game()
         self.show_status(f"Solved in {clock_text(self.elapsed())}. g: new game")
         record = self.count_game(won=True)
-        summary = f"{self.kind.describe(self.app.ascii)} in {clock_text(self.elapsed())}"
+        summary = f"{self.text(self.kind.describe())} in {clock_text(self.elapsed())}"
         self.app.push_screen(WinScreen(summary, f"Help used: {help_summary(self.help_used)}", record),
                              self.after_win)
 
@@ -314,7 +320,7 @@ class GameScreen(Screen):
         if puzzle is not None:
             self.begin(kind, puzzle)
         else:
-            self.show_status(f"Generating a {kind.describe(self.app.ascii)} puzzle…")
+            self.show_status(f"Generating a {self.text(kind.describe())} puzzle…")
             self.generate(kind)
         self.app.refill_bank(kind)
 
@@ -343,7 +349,7 @@ class GameScreen(Screen):
         self.forget_hint()
         self.start_clock()
         self.save()
-        self.show_status(f"New {kind.describe(self.app.ascii)} puzzle.")
+        self.show_status(f"New {self.text(kind.describe())} puzzle.")
         self.refresh_bindings()
 
     def action_restart(self) -> None:
@@ -468,7 +474,7 @@ class GameScreen(Screen):
         if notice:
             self.show_status(notice)
         rows = [("Kind of game", "Won", "Played", "Best without help")] + [
-            (kind.describe(self.app.ascii), str(record.won), str(record.finished),
+            (self.text(kind.describe()), str(record.won), str(record.finished),
              clock_text(record.best) if record.best is not None else "-")
             for kind, record in records(stats)
         ]

@@ -7,7 +7,8 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from kaldoku_tui.engine.hints import CageFacts, how_many, in_ascii
+from kaldoku_tui.engine.hints import CageFacts, how_many
+from kaldoku_tui.terminal import in_ascii
 from kaldoku_tui.engine.puzzle import OP_SYMBOLS, cell_name
 from kaldoku_tui.screens.dialogs import ReadingScreen
 

@@ -37,7 +37,8 @@ from textual.widget import Widget
 
 from kaldoku_tui.engine.board import Board, Notes
 from kaldoku_tui.engine.check import CageState, cage_states, duplicates
-from kaldoku_tui.engine.puzzle import MAX_SIZE, Cell, Puzzle
+from kaldoku_tui.engine.kinds import MAX_SIZE
+from kaldoku_tui.engine.puzzle import Cell, Puzzle
 
 BANDS_DELAY = 0.3
 """Seconds from the board's first size to its bands. A key press repaints just the

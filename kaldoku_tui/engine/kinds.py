@@ -1,0 +1,93 @@
+"""The kinds of game: board sizes, operator sets and levels, each named here once.
+
+A kind is what a player picks for a new game (size, operator set, level); the engine,
+the command line, the dialogs, the bank and the statistics all take their names from
+this module. Text here is Unicode; the screen turns it into ASCII where it must.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from kaldoku_tui.engine.puzzle import Puzzle
+
+MIN_SIZE, MAX_SIZE = 3, 9
+SIZES = tuple(range(MIN_SIZE, MAX_SIZE + 1))
+"""The board sizes, 3×3 to 9×9."""
+
+LEVELS = ("easy", "normal", "hard", "extreme", "unreasonable")
+"""Difficulty levels, easiest first; level i needs tier i + 1 of the deductions."""
+
+LEVELS_BY_SIZE = {3: LEVELS[:3]}
+"""The levels a size can have where not all five: 3×3 is too small for fish, chains or trials."""
+
+OP_SETS = {"all": "+-*/", "addmul": "+*", "mul": "*"}
+"""The operator sets, by name: the operations their multi-cell cages may use."""
+
+OP_SET_SYMBOLS = {"all": "+−×÷", "addmul": "+×", "mul": "×"}
+"""Each operator set as the title line shows it."""
+
+OP_SET_LABELS = {"all": "+ − × ÷", "addmul": "+ ×", "mul": "× only"}
+"""Each operator set as the new-game dialog offers it."""
+
+
+def levels_for(size: int) -> tuple[str, ...]:
+    """The levels a puzzle of `size` can have."""
+    return LEVELS_BY_SIZE.get(size, LEVELS)
+
+
+@dataclass(frozen=True)
+class GameKind:
+    """What a player picks for a new game: size, operator set and level (None: any)."""
+
+    size: int = 6
+    ops: str = "all"
+    level: str | None = None
+
+    @classmethod
+    def of(cls, puzzle: Puzzle) -> GameKind:
+        """The kind of an existing puzzle, from what its meta says (a generated one says
+        all; see `offered` for a level this kaldoku does not know)."""
+        ops = puzzle.meta.get("ops", "all")
+        level = puzzle.meta.get("difficulty")
+        return cls(puzzle.size, ops if ops in OP_SETS else "all",
+                   level if isinstance(level, str) else None)
+
+    @property
+    def offered(self) -> bool:
+        """Whether kaldoku makes puzzles of this kind."""
+        return (self.size in SIZES and self.ops in OP_SETS
+                and (self.level is None or self.level in levels_for(self.size)))
+
+    def describe(self) -> str:
+        """The kind in a few words, as the title line shows it: '6×6 · +−×÷ · hard'."""
+        words = [f"{self.size}×{self.size}", OP_SET_SYMBOLS[self.ops]]
+        return " · ".join(words + ([self.level] if self.level else []))
+
+    @property
+    def key(self) -> str:
+        """The kind as a short text, e.g. '9/all/hard' ('any' when no level was asked)."""
+        return f"{self.size}/{self.ops}/{self.level or 'any'}"
+
+    @classmethod
+    def from_key(cls, key: Any) -> GameKind | None:
+        """The kind a key names (see `key`); None when it names none."""
+        if not isinstance(key, str):
+            return None
+        size, _, rest = key.partition("/")
+        ops, _, level = rest.partition("/")
+        if not size.isdigit() or int(size) not in SIZES or ops not in OP_SETS:
+            return None
+        if level != "any" and level not in LEVELS:
+            return None
+        return cls(int(size), ops, None if level == "any" else level)
+
+    def order(self) -> tuple[int, int, int]:
+        """A sort key: by size, then operator set, then level (any first)."""
+        return (self.size, list(OP_SETS).index(self.ops), (None, *LEVELS).index(self.level))
+
+
+DEFAULT_KIND = GameKind()
+"""A new game when the player has not chosen: 6×6, every operator, any level."""
