@@ -32,6 +32,27 @@ class Edit:
 Change = tuple[Edit, ...]
 
 
+@dataclass(frozen=True)
+class BoardView:
+    """A board as it stands, read-only: what a screen is given to draw."""
+
+    puzzle: Puzzle
+    grid: Grid
+    """The placed digits, 0 for a blank."""
+    marks: Mapping[Cell, Notes]
+    """The pencil notes of the cells that have any."""
+
+    @property
+    def size(self) -> int:
+        return self.puzzle.size
+
+    def digit(self, cell: Cell) -> int:
+        return self.grid[cell[0]][cell[1]]
+
+    def notes(self, cell: Cell) -> Notes:
+        return self.marks.get(cell, NO_NOTES)
+
+
 class Board:
     """The digits and pencil notes a player has written on `puzzle`."""
 
@@ -63,6 +84,10 @@ class Board:
     def notes(self, cell: Cell) -> Notes:
         """The pencil notes in `cell`."""
         return self._notes.get(cell, NO_NOTES)
+
+    def last_change(self) -> Change:
+        """The change undo would take back (empty when there is none)."""
+        return self._undo[-1] if self._undo else ()
 
     @property
     def can_undo(self) -> bool:
@@ -183,6 +208,10 @@ class Board:
                 self._notes[(r, c)] = notes
             else:
                 self._notes.pop((r, c), None)
+
+    def view(self) -> BoardView:
+        """The board as it stands now, unchanged by later moves."""
+        return BoardView(self.puzzle, self.grid, dict(self._notes))
 
     def copy(self) -> Board:
         """The same digits and notes on a board of its own, without the history: to read
