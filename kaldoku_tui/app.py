@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Callable, Iterable
 
-from textual import work
+from textual import events, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
@@ -16,22 +18,26 @@ from textual.theme import ThemeProvider
 from textual.worker import get_current_worker
 
 from kaldoku_tui.bank import STARTING_KINDS, Bank, make_puzzle
-from kaldoku_tui.engine.kinds import DEFAULT_KIND, GameKind
-from kaldoku_tui.engine.board import Board
 from kaldoku_tui.engine.generator import generate
+from kaldoku_tui.engine.kinds import DEFAULT_KIND, GameKind
 from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError
 from kaldoku_tui.screens.dialogs import Palette
-from kaldoku_tui.screens.game import NO_HELP, GameScreen
+from kaldoku_tui.screens.game import GameScreen
 from kaldoku_tui.screens.help import grid_bindings
-from kaldoku_tui.settings import Settings
-from kaldoku_tui.storage import Store
+from kaldoku_tui.session.game import MoveError, Session
+from kaldoku_tui.session.settings import Settings
+from kaldoku_tui.session.store import Store
 from kaldoku_tui.widgets.grid import GRID_CSS
 
 APP_CSS = Path(__file__).parent / "assets" / "app.tcss"
 
 BANK_DELAY = 1.0
-"""Seconds after start before the bank fills: a generating thread holds the GIL often
-enough to slow the first screen down by half."""
+"""Seconds after start (or after the player's last key) before the bank fills: a
+generating thread holds the GIL often enough to slow the first screen down by half."""
+TYPING_LULL = 2.0
+"""Seconds without a key before the bank makes puzzles again."""
+BANK_NICENESS = 10
+"""How much lower the bank's thread runs than the game's (nice value)."""
 
 
 class KaldokuApp(App):
@@ -42,37 +48,46 @@ class KaldokuApp(App):
 
     def __init__(
         self,
-        board: Board,
-        kind: GameKind | None = None,
+        session: Session,
+        store: Store,
         *,
-        store: Store | None = None,
         bank: Bank | None = None,
         ascii: bool = False,
         settings: Settings = Settings(),
         theme: str = "textual-dark",
-        elapsed: float = 0.0,
-        help_used: dict[str, int] | None = None,
         notice: str | None = None,
-        clock: Callable[[], float] = time.monotonic,
+        now: Callable[[], float] = time.monotonic,
     ) -> None:
         super().__init__()
         self.theme = theme
         self.ascii = ascii
         self.set_class(ascii, "-ascii")
         self.store = store
-        """Where the game is saved; None plays without saving."""
+        """Where games are kept (a store in memory plays without saving)."""
         self.settings = settings
-        self.bank = bank if bank is not None else Bank()
+        self.now = now
+        """The clock of every game (tests drive it by hand)."""
+        self.bank = bank if bank is not None else Bank(store)
         self.bank_kinds: list[GameKind] = list(STARTING_KINDS)
         """The kinds of game the bank keeps ready: every size, and each kind played."""
-        self.game = GameScreen(
-            board,
-            kind or GameKind.of(board.puzzle),
-            elapsed=elapsed,
-            help_used=help_used,
-            notice=notice,
-            clock=clock,
-        )
+        self.last_key = 0.0
+        """When the player last pressed a key (by time.monotonic): the bank waits for a lull."""
+        self.bank_wanted = False
+        """Whether the bank's worker should look again once it has done (a kind was added,
+        or the player's typing stopped it)."""
+        self.game = GameScreen(session, notice=notice)
+
+    def new_session(self, puzzle: Puzzle, kind: GameKind) -> tuple[Session, str | None]:
+        """A new game of `puzzle`, kept in the store; and a notice if saving it failed."""
+        journal, notice = self.store.new_game(puzzle, kind)
+        session = Session(puzzle, kind, journal=journal, now=self.now,
+                          auto_clean_notes=self.settings.auto_clean_notes)
+        return session, notice
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key):
+            self.last_key = time.monotonic()
+        await super().on_event(event)
 
     def action_command_palette(self) -> None:
         if not Palette.is_open(self):
@@ -91,15 +106,27 @@ class KaldokuApp(App):
         """Keep puzzles of `kind` ready from now on, and top the bank up."""
         if kind not in self.bank_kinds:
             self.bank_kinds.insert(0, kind)
-        self.fill_bank()
+        self.bank_wanted = True
+        if not any(worker.group == "bank" and worker.is_running for worker in self.workers):
+            self.fill_bank()
 
-    @work(thread=True, exclusive=True, group="bank", exit_on_error=False)
+    def typing(self) -> bool:
+        """Whether the player is at the keys (the bank then makes way)."""
+        return time.monotonic() - self.last_key < TYPING_LULL
+
+    @work(thread=True, group="bank", exit_on_error=False)
     def fill_bank(self) -> None:
+        """Top the bank up, at a low priority, pausing while the player types."""
         worker = get_current_worker()
-        notice = self.bank.restore()
-        if notice:
-            self.call_from_thread(self.game.show_status, notice)
-        self.bank.fill(list(self.bank_kinds), make_puzzle, stop=lambda: worker.is_cancelled)
+        lower_priority()
+        self.bank_wanted = True
+        while self.bank_wanted and not worker.is_cancelled:
+            self.bank_wanted = False
+            while self.typing() and not worker.is_cancelled:
+                time.sleep(BANK_DELAY / 4)
+            self.bank.fill(list(self.bank_kinds), make_puzzle,
+                           stop=lambda: worker.is_cancelled or self.typing())
+            self.bank_wanted = self.bank_wanted or self.typing()
 
     def key_sections(self) -> list[tuple[str, list[Binding]]]:
         """Every key of the game, in sections, for the help screen."""
@@ -128,13 +155,21 @@ class KaldokuApp(App):
             yield SystemCommand("Cage inspector", "What still fits the cursor's cage",
                                 game.action_inspect)
             yield SystemCommand("Check so far", "Mark the digits that differ from the solution",
-                                game.action_check)
+                                lambda: game.play("check"))
             yield SystemCommand("Reveal the solution", "Give up and show the solution", game.action_reveal)
-            yield SystemCommand("Pause", "Hide the board and stop the clock", game.action_pause)
+            yield SystemCommand("Pause", "Hide the board and stop the clock", lambda: game.play("pause"))
             yield SystemCommand("Statistics", "Games won and best times, per kind of game",
                                 game.action_records)
             yield SystemCommand("Settings", "Notes clean-up, shading", game.action_settings)
             yield SystemCommand("Help", "Every key of the game", game.action_help)
+
+
+def lower_priority() -> None:
+    """Run the calling thread at a lower priority than the game's (Linux: per thread)."""
+    try:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), BANK_NICENESS)
+    except (AttributeError, OSError):
+        pass  # Not on this system: the bank runs at the game's priority.
 
 
 def ensure_solution(puzzle: Puzzle) -> Puzzle:
@@ -150,62 +185,89 @@ def ensure_solution(puzzle: Puzzle) -> Puzzle:
 
 
 def build_app(args: argparse.Namespace) -> KaldokuApp:
-    """The app for `kaldoku`'s arguments: the saved game, or the one they ask for.
-    Bad arguments raise UsageError or PuzzleError before any screen opens."""
+    """The app for `kaldoku`'s arguments: the game in progress, or the one they ask for.
+    Bad arguments raise UsageError or PuzzleError before any screen opens.
+
+    A game asked for by the arguments is a new game; the one in progress stays, to be
+    resumed later. With no arguments, the game last played is resumed, taking it over
+    from another kaldoku that has it open (that one stops saving it)."""
     from kaldoku_tui.cli import UsageError, read_puzzle_arg
-    from kaldoku_tui.storage import data_dir
+    from kaldoku_tui.session.legacy import import_legacy
+    from kaldoku_tui.session.store import UnsafeDirectory, data_dir
     from kaldoku_tui.terminal import apply_colors, use_ascii
 
-    store = Store(data_dir(args.data_dir))
     chosen = args.size is not None or args.seed is not None or args.ops or args.difficulty
+    if args.puzzle is not None and chosen:
+        raise UsageError("give a PUZZLE or --size/--seed/--ops/--difficulty, not both")
     kind = GameKind(args.size or DEFAULT_KIND.size, args.ops or "all", args.difficulty)
-    saved: dict = {}
-    notice = None
+    puzzle = None
     if args.puzzle is not None:
-        if chosen:
-            raise UsageError("give a PUZZLE or --size/--seed/--ops/--difficulty, not both")
         puzzle = ensure_solution(read_puzzle_arg(args.puzzle)[0])
-        board, kind = Board(puzzle), GameKind.of(puzzle)
-        notice = store.claim()
+        kind = GameKind.of(puzzle)
+    try:
+        store = Store(data_dir(args.data_dir))
+    except UnsafeDirectory as error:
+        raise UsageError(str(error)) from None
+    notices = store.notices + import_legacy(store)
+    settings = Settings.from_dict(store.settings())
+    bank = Bank(store)
+    now = time.monotonic
+
+    def new(puzzle: Puzzle, kind: GameKind) -> Session:
+        journal, notice = store.new_game(puzzle, kind)
+        notices.append(notice)
+        return Session(puzzle, kind, journal=journal, now=now,
+                       auto_clean_notes=settings.auto_clean_notes)
+
+    session = None
+    if puzzle is not None:
+        session = new(puzzle, kind)
     elif chosen:
         if kind.level and sys.stderr.isatty():
             print(f"Generating a {kind.describe()} puzzle…", file=sys.stderr, flush=True)
-        board = Board(generate(kind.size, seed=args.seed, ops=kind.ops, level=kind.level))
-        notice = store.claim()
+        puzzle = generate(kind.size, seed=args.seed, ops=kind.ops, level=kind.level)
+        session = new(puzzle, kind)
     else:
-        game, notice = store.load_game()
-        board = None
-        if game is not None:
-            try:
-                board = Board.from_dict(game["board"])
-                help_used = game.get("help", {})
-                saved = {
-                    "elapsed": float(game.get("elapsed", 0.0)),
-                    "help_used": {key: int(help_used[key]) for key in NO_HELP if key in help_used},
-                }
-                kind = GameKind.of(board.puzzle)
-            except (PuzzleError, KeyError, TypeError, ValueError) as error:
-                notice = store.set_aside_game(str(error))
-                saved = {}
-                board = None
-        if board is None:
-            board = Board(generate(kind.size, ops=kind.ops))
-
-    settings, settings_notice = store.load_settings()
+        session = resume(store, now, settings, notices)
+    if session is None:
+        puzzle = bank.take(DEFAULT_KIND) or generate(DEFAULT_KIND.size)
+        session = new(puzzle, DEFAULT_KIND)
     apply_colors(args.colors)
-    return KaldokuApp(board, kind, store=store, bank=Bank(store=store), ascii=use_ascii(args.ascii),
-                      settings=Settings.from_dict(settings),
-                      notice=" ".join(filter(None, (notice, settings_notice))) or None, **saved)
+    return KaldokuApp(session, store, bank=bank, ascii=use_ascii(args.ascii), settings=settings,
+                      notice=" ".join(filter(None, notices)) or None, now=now)
+
+
+def resume(store: Store, now: Callable[[], float], settings: Settings,
+           notices: list[str | None]) -> Session | None:
+    """The game last played, taken over by this process; None when there is none.
+    Games that cannot be resumed are set aside with a notice."""
+    for saved in store.open_games():
+        if isinstance(saved, tuple):
+            notices.append(store.set_game_aside(*saved))
+            continue
+        try:
+            session = Session.resume(saved.puzzle, saved.moves, saved.kind, now=now,
+                                     elapsed=saved.elapsed,
+                                     auto_clean_notes=settings.auto_clean_notes)
+        except (MoveError, PuzzleError) as error:
+            notices.append(store.set_game_aside(saved.id, str(error)[:200]))
+            continue
+        journal, notice = store.take(saved)
+        session.journal = journal
+        notices.append(notice or "Resumed your game.")
+        return session
+    return None
 
 
 def run(args: argparse.Namespace) -> int:
-    """Play `kaldoku`; returns the exit status. The game is saved on the way out."""
+    """Play `kaldoku`; returns the exit status. The time played is saved on the way out."""
     from kaldoku_tui.terminal import exit_on_signals
 
     app = build_app(args)
-    store = app.store
     exit_on_signals(app)
-    app.run()
-    if store is not None and not app.game.finished:
-        store.save_game(app.game.game_dict())
+    try:
+        app.run()
+    finally:
+        app.game.session.keep_time()
+        app.store.close()
     return app.return_code or 0

@@ -16,7 +16,7 @@ from kaldoku_tui.engine.kinds import LEVELS, MAX_SIZE, MIN_SIZE, OP_SETS
 from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError
 
 EXIT_OK, EXIT_NOT_UNIQUE, EXIT_BAD_INPUT = 0, 1, 2
-COMMANDS = ("generate", "solve", "check", "grade")
+COMMANDS = ("generate", "solve", "check", "grade", "stats")
 
 
 class UsageError(Exception):
@@ -109,6 +109,10 @@ def command_parser() -> argparse.ArgumentParser:
     grade = sub.add_parser("grade", help="print the difficulty level of each puzzle")
     grade.add_argument("puzzle", nargs="?", metavar="PUZZLE", help=puzzle_help)
     grade.add_argument("--json", action="store_true", help="one JSON object a line per puzzle")
+
+    stats = sub.add_parser("stats", help="print the player's records per kind of game")
+    stats.add_argument("--json", action="store_true", help="as one JSON object")
+    stats.add_argument("--data-dir", metavar="DIR", help="where the games are kept")
     return parser
 
 
@@ -240,7 +244,33 @@ class _progress:
             self.bar.stop()
 
 
-HANDLERS = {"generate": cmd_generate, "solve": cmd_solve, "check": cmd_check, "grade": cmd_grade}
+def cmd_stats(args: argparse.Namespace) -> int:
+    """Print the records: played, won, won without help, best and median time per kind."""
+    from kaldoku_tui.session.legacy import import_legacy
+    from kaldoku_tui.session.store import Store, UnsafeDirectory, data_dir, records_table
+
+    try:
+        store = Store(data_dir(args.data_dir))
+    except UnsafeDirectory as error:
+        raise UsageError(str(error)) from None
+    for notice in store.notices + import_legacy(store):
+        print(f"kaldoku: {notice}", file=sys.stderr)
+    records = store.records()
+    store.close()
+    if args.json:
+        kinds = [{"kind": kind.key, "size": kind.size, "ops": kind.ops, "level": kind.level,
+                  **record.to_dict()} for kind, record in records]
+        print(json.dumps({"kinds": kinds}, ensure_ascii=False))
+    elif records:
+        print(records_table(records))
+        print("Best and median: the times of wins without help, in minutes and seconds.")
+    else:
+        print("No game finished yet.")
+    return EXIT_OK
+
+
+HANDLERS = {"generate": cmd_generate, "solve": cmd_solve, "check": cmd_check, "grade": cmd_grade,
+            "stats": cmd_stats}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from kaldoku_tui.engine.formats import read_keen
+from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.engine.puzzle import Cage, Puzzle
 
 PUZZLE_DIR = Path(__file__).parent / "puzzles"
@@ -47,3 +48,36 @@ def no_solution() -> Puzzle:
     """A valid 3×3 with no solution: two 1s forced into the top row."""
     rest = ((0, 2), (1, 0), (1, 1), (1, 2), (2, 0), (2, 1), (2, 2))
     return Puzzle(3, (Cage(((0, 0),), "=", 1), Cage(((0, 1),), "=", 1), Cage(rest, "+", 15)))
+
+
+def game_app(puzzle: Puzzle, directory: Path | None = None, *, kind=None, depth: int = 0,
+             now=lambda: 0.0, **kwargs):
+    """The app playing a new game of `puzzle`, kept in a store in `directory` (in memory
+    when None), with a bank of `depth` and a clock stopped at 0 unless `now` is given."""
+    from kaldoku_tui.app import KaldokuApp
+    from kaldoku_tui.bank import Bank
+    from kaldoku_tui.session import Session
+    from kaldoku_tui.session.settings import Settings
+    from kaldoku_tui.session.store import Store
+
+    store = Store(directory)
+    settings = kwargs.pop("settings", None) or Settings.from_dict(store.settings())
+    journal, _ = store.new_game(puzzle, kind or GameKind.of(puzzle))
+    session = Session(puzzle, kind, journal=journal, now=now,
+                      auto_clean_notes=settings.auto_clean_notes)
+    return KaldokuApp(session, store, bank=Bank(store, depth=depth), settings=settings, now=now,
+                      **kwargs)
+
+
+def saved_session(directory: Path):
+    """The game in progress kept in `directory`, resumed (None when there is none)."""
+    from kaldoku_tui.session import Session
+    from kaldoku_tui.session.store import Store
+
+    store = Store(directory)
+    for saved in store.open_games():
+        store.close()
+        return Session.resume(saved.puzzle, saved.moves, saved.kind, elapsed=saved.elapsed,
+                              now=lambda: 0.0)
+    store.close()
+    return None

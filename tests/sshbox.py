@@ -149,13 +149,16 @@ MOVES_ON_SCREEN = "   1   │   2   ┃"
 
 
 def saved_board(home: Path) -> dict | None:
-    """The board saved in data directory `home`, if any."""
-    from kaldoku_tui.storage import Store
+    """The digits and notes of the game in progress in data directory `home`, if any,
+    as {"digits": rows, "notes": [[row, column, [notes]], ...]}."""
+    from conftest import saved_session
 
-    store = Store(home)
-    game, _ = store.load_game()
-    store.release()
-    return game and game["board"]
+    session = saved_session(home)
+    if session is None:
+        return None
+    view = session.board.view()
+    return {"digits": [list(row) for row in view.grid],
+            "notes": [[r, c, sorted(notes)] for (r, c), notes in sorted(view.marks.items())]}
 
 
 def moves_saved(home: Path) -> bool:
@@ -164,7 +167,17 @@ def moves_saved(home: Path) -> bool:
 
 
 def kaldoku_running(home: Path) -> bool:
-    """Whether a kaldoku process holds the lock of data directory `home`."""
-    probe = ("import sys; from kaldoku_tui.storage import Store; "
-             "sys.exit(1 if Store(sys.argv[1]).claim() else 0)")
-    return subprocess.run([sys.executable, "-c", probe, str(home)]).returncode == 1
+    """Whether the kaldoku process that last played in data directory `home` still runs
+    (the games record their owner as host:pid:token)."""
+    import sqlite3
+
+    with sqlite3.connect(home / "kaldoku.db") as db:
+        row = db.execute("SELECT owner FROM games ORDER BY touched DESC, id DESC").fetchone()
+    if not row or not row[0]:
+        return False
+    pid = int(row[0].split(":")[1])
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"

@@ -9,25 +9,23 @@ from textual import events
 from textual.widget import Widget
 
 from kaldoku_tui.app import KaldokuApp, build_app
-from kaldoku_tui.bank import Bank
-from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.cli import game_parser, main
-from kaldoku_tui.engine.board import Board
+from kaldoku_tui.engine.kinds import GameKind
+from kaldoku_tui.session.store import Store
 from kaldoku_tui.screens.dialogs import ConfirmDialog, NewGameDialog
 from kaldoku_tui.screens.help import HelpScreen, key_names
 from kaldoku_tui.screens.win import WinScreen
-from kaldoku_tui.storage import Store
 from kaldoku_tui.widgets.grid import KenKenGrid
 from kaldoku_tui.widgets.keys import KeyBar
 
-from conftest import EXAMPLE_ID, EXAMPLE_SOLUTION
+from conftest import EXAMPLE_ID, EXAMPLE_SOLUTION, game_app, saved_session
 
 SIZE = (80, 24)
 
 
-def make_app(puzzle, tmp_path, bank=None, **kwargs) -> KaldokuApp:
-    """An app playing `puzzle` that saves in tmp_path; an empty bank unless given one."""
-    return KaldokuApp(Board(puzzle), store=Store(tmp_path), bank=bank or Bank(depth=0), **kwargs)
+def make_app(puzzle, tmp_path, **kwargs) -> KaldokuApp:
+    """An app playing `puzzle` that saves in tmp_path, with an empty bank."""
+    return game_app(puzzle, tmp_path, **kwargs)
 
 
 def screen_text(app) -> str:
@@ -35,15 +33,15 @@ def screen_text(app) -> str:
 
 
 def saved_board(tmp_path):
-    game, _ = Store(tmp_path).load_game()
-    return None if game is None else Board.from_dict(game["board"])
+    session = saved_session(tmp_path)
+    return None if session is None else session.board
 
 
 async def test_move_and_enter_a_digit_saves_the_game(example, tmp_path):
     app = make_app(example, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("right", "down", "3")
-        assert app.game.board.digit((1, 1)) == 3
+        assert app.game.session.board.digit((1, 1)) == 3
         assert isinstance(app.focused, KenKenGrid)
     assert saved_board(tmp_path).digit((1, 1)) == 3
 
@@ -57,10 +55,10 @@ async def test_new_game_dialog_by_keyboard(example, tmp_path):
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert app.screen is app.game
-        assert app.game.kind == GameKind(5, "addmul", "easy")
-        assert app.game.board.size == 5
-        assert set(c.op for c in app.game.board.puzzle.cages) <= {"+", "*", "="}
-        assert app.game.board.puzzle.meta["difficulty"] == "easy"
+        assert app.game.session.kind == GameKind(5, "addmul", "easy")
+        assert app.game.session.board.size == 5
+        assert set(c.op for c in app.game.session.board.puzzle.cages) <= {"+", "*", "="}
+        assert app.game.session.board.puzzle.meta["difficulty"] == "easy"
         assert "5×5" in app.game.title_bar.text
 
 
@@ -88,7 +86,7 @@ async def test_new_game_dialog_refuses_a_level_the_size_cannot_have(example, tmp
         await pilot.press("left", "left", "enter")
         await app.workers.wait_for_complete()
         await pilot.pause()
-        assert app.game.kind == GameKind(3, "all", "hard")
+        assert app.game.session.kind == GameKind(3, "all", "hard")
 
 
 async def test_new_game_dialog_cancels_with_q(example, tmp_path):
@@ -96,18 +94,17 @@ async def test_new_game_dialog_cancels_with_q(example, tmp_path):
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("g", "7", "q")
         assert app.screen is app.game
-        assert app.game.board.puzzle is example
+        assert app.game.session.board.puzzle is example
 
 
 async def test_new_game_comes_from_the_bank_at_once(example, row_sums, tmp_path):
-    bank = Bank(depth=1)
-    bank.add(GameKind(3), row_sums)
-    app = make_app(example, tmp_path, bank=bank)
+    app = make_app(example, tmp_path, depth=1)
+    app.bank.add(GameKind(3), row_sums)
     async with app.run_test(size=SIZE) as pilot:
         app.workers.cancel_group(app, "bank")
         await pilot.press("g", "3", "enter")
         # No worker ran for this game: the bank's puzzle is on the board already.
-        assert app.game.board.puzzle is row_sums
+        assert app.game.session.board.puzzle == row_sums
         assert "New 3×3" in app.game.message
 
 
@@ -117,11 +114,11 @@ async def test_restart_asks_first(example, tmp_path):
         await pilot.press("1", "right", "2", "X")
         assert isinstance(app.screen, ConfirmDialog)
         await pilot.press("n")
-        assert app.game.board.digit((0, 1)) == 2
+        assert app.game.session.board.digit((0, 1)) == 2
         await pilot.press("X", "y")
-        assert app.game.board.grid == ((0,) * 4,) * 4
+        assert app.game.session.board.grid == ((0,) * 4,) * 4
         await pilot.press("u")
-        assert app.game.board.digit((0, 1)) == 2
+        assert app.game.session.board.digit((0, 1)) == 2
 
 
 async def test_check_so_far_marks_the_wrong_digits(example, tmp_path):
@@ -129,10 +126,9 @@ async def test_check_so_far_marks_the_wrong_digits(example, tmp_path):
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("1", "right", "3", "c")  # r1c1 = 1 is right, r1c2 = 3 is wrong
         assert app.query_one(KenKenGrid).marked == {(0, 1)}
-        assert app.game.help_used["checks"] == 1
+        assert app.game.session.help["checks"] == 1
         assert "1 digit differ" in app.game.message
-    game, _ = Store(tmp_path).load_game()
-    assert game["help"]["checks"] == 1
+    assert saved_session(tmp_path).help["checks"] == 1
 
 
 async def test_reveal_gives_up_and_forgets_the_save(example, tmp_path):
@@ -141,8 +137,8 @@ async def test_reveal_gives_up_and_forgets_the_save(example, tmp_path):
         await pilot.press("4")
         assert saved_board(tmp_path) is not None
         await pilot.press("v", "y")
-        assert app.game.board.grid == EXAMPLE_SOLUTION
-        assert app.game.finished and app.game.help_used["reveals"] == 1
+        assert app.game.session.board.grid == EXAMPLE_SOLUTION
+        assert app.game.session.over and app.game.session.help["reveals"] == 1
         assert not isinstance(app.screen, WinScreen)
     assert saved_board(tmp_path) is None
 
@@ -156,8 +152,8 @@ async def test_pause_hides_the_board_and_stops_the_keys(example, tmp_path):
         assert not any(line.strip() for line in board_area)
         assert "paused" in app.game.title_bar.text
         await pilot.press("right", "3", "c")
-        assert app.game.board.digit((0, 1)) == 0
-        assert app.game.help_used["checks"] == 0
+        assert app.game.session.board.digit((0, 1)) == 0
+        assert app.game.session.help["checks"] == 0
         await pilot.press("p")
         assert "┏" in screen_text(app)
         assert "paused" not in app.game.title_bar.text
@@ -176,7 +172,7 @@ async def test_win_by_a_filling_other_than_the_stored_one(row_sums, tmp_path):
         assert isinstance(app.screen, WinScreen)
         assert "3×3" in str(app.screen.query_one("#win-time").render())
         assert "no help" in str(app.screen.query_one("#win-help").render())
-        assert app.game.finished
+        assert app.game.session.over
         await pilot.press("n")
         assert app.screen is app.game
     assert saved_board(tmp_path) is None
@@ -209,37 +205,40 @@ async def test_command_palette_has_the_actions_but_no_screenshot(example, tmp_pa
 
 async def test_resume_the_saved_game(example, tmp_path, monkeypatch):
     monkeypatch.setenv("KALDOKU_HOME", str(tmp_path))
-    board = Board(example)
-    board.place((2, 3), 2)
-    board.toggle_note((0, 0), 1)
-    Store(tmp_path).save_game({"board": board.to_dict(), "elapsed": 75.0, "help": {"checks": 2}})
+    first = make_app(example, tmp_path)
+    async with first.run_test(size=SIZE) as pilot:
+        await pilot.press("down", "down", "right", "right", "right", "2", "up", "up",
+                          "left", "left", "left", "n", "1", "c", "c")
     app = build_app(game_parser().parse_args([]))
-    app.bank = Bank(depth=0)
     async with app.run_test(size=SIZE) as pilot:
-        assert app.game.board.digit((2, 3)) == 2
-        assert app.game.board.notes((0, 0)) == {1}
-        assert app.game.help_used["checks"] == 2
-        assert "1:15" in app.game.title_bar.text
+        assert app.game.session.board.digit((2, 3)) == 2
+        assert app.game.session.board.notes((0, 0)) == {1}
+        assert app.game.session.help["checks"] == 2
+        assert "Resumed" in app.game.message
         await pilot.press("u")
-        assert app.game.board.notes((0, 0)) == set()
+        assert app.game.session.board.notes((0, 0)) == set()
         await pilot.press("u")
-        assert app.game.board.digit((2, 3)) == 0
+        assert app.game.session.board.digit((2, 3)) == 0
 
 
-async def test_a_damaged_save_is_set_aside_with_a_notice(tmp_path, monkeypatch):
+async def test_a_game_that_cannot_be_resumed_is_set_aside_with_a_notice(example, tmp_path,
+                                                                       monkeypatch):
     monkeypatch.setenv("KALDOKU_HOME", str(tmp_path))
-    Store(tmp_path).save_game({"board": {"puzzle": "nonsense"}})
-    app = build_app(game_parser().parse_args(["--seed", "1"]))
-    assert app.game.board.size == 6
+    store = Store(tmp_path)
+    journal, _ = store.new_game(example, GameKind.of(example))
+    journal.append({"move": "place", "states": [[9, 9, 9, []]]}, 1.0)
+    store.close()
     app = build_app(game_parser().parse_args([]))
-    assert app.game.message.startswith("The saved game.json was unusable")
-    assert list(tmp_path.glob("game.json.corrupt-*"))
+    assert app.game.message.startswith("A saved game could not be resumed")
+    assert app.game.session.board.size == 6
+    kept = Store(tmp_path).read("SELECT outcome FROM games ORDER BY id")
+    assert kept[0] == ("damaged",), "kept in the database, not deleted"
 
 
 def test_a_keen_id_plays_with_its_solution_found(tmp_path, monkeypatch):
     monkeypatch.setenv("KALDOKU_HOME", str(tmp_path))
     app = build_app(game_parser().parse_args([EXAMPLE_ID]))
-    assert app.game.board.puzzle.solution == EXAMPLE_SOLUTION
+    assert app.game.session.board.puzzle.solution == EXAMPLE_SOLUTION
 
 
 @pytest.mark.parametrize(
@@ -259,12 +258,14 @@ def test_bad_arguments_are_one_line_and_status_2(argv, words, tmp_path, monkeypa
 
 
 async def test_the_game_saves_the_clock_and_help(example, tmp_path):
-    app = make_app(example, tmp_path, elapsed=30.0, help_used={"hints": 1})
+    now = [0.0]
+    app = make_app(example, tmp_path, now=lambda: now[0])
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("3")
-    game = json.loads((tmp_path / "game.json").read_text())["game"]
-    assert game["elapsed"] >= 30.0
-    assert game["help"] == {"checks": 0, "reveals": 0, "hints": 1}
+        now[0] = 30.0
+        await pilot.press("c", "3")
+    session = saved_session(tmp_path)
+    assert session.elapsed >= 30.0
+    assert session.help == {"checks": 1, "hints": 0, "reveals": 0}
 
 
 def spy_on_layouts(monkeypatch) -> list[str]:
@@ -284,7 +285,7 @@ def spy_on_layouts(monkeypatch) -> list[str]:
 async def test_a_clock_tick_lays_nothing_out_again(example, tmp_path, monkeypatch):
     # A layout repaints the whole screen: 13 KB a second over SSH for a ticking clock.
     now = [0.0]
-    app = make_app(example, tmp_path, clock=lambda: now[0])
+    app = make_app(example, tmp_path, now=lambda: now[0])
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         laid_out = spy_on_layouts(monkeypatch)
@@ -325,13 +326,13 @@ async def test_the_key_bar_shows_the_keys_that_work_and_a_click_presses_one(exam
         await pilot.pause()
         assert screen_text(app).splitlines()[-1].startswith("n Notes: ON u Undo")
         await pilot.press("n", "3")
-        assert app.game.board.digit((0, 0)) == 3
+        assert app.game.session.board.digit((0, 0)) == 3
         bar = app.query_one(KeyBar)
         start, _end, key = next(span for span in bar.spans if span[2].key == "u")
         await pilot.hover(KeyBar, offset=(start + 2, 0))
         assert bar.tooltip == key.tooltip and "undo" in key.tooltip.lower()
         await pilot.click(KeyBar, offset=(start + 2, 0))
-        assert app.game.board.digit((0, 0)) == 0
+        assert app.game.session.board.digit((0, 0)) == 0
         await pilot.press("p")
         await pilot.pause()
         # Paused, the keys that do nothing are dimmed.
@@ -344,7 +345,7 @@ async def test_the_key_bar_shows_the_keys_that_work_and_a_click_presses_one(exam
 
 async def test_the_clock_runs_in_play_and_stops_in_pause(example, tmp_path):
     now = [0.0]
-    app = make_app(example, tmp_path, clock=lambda: now[0])
+    app = make_app(example, tmp_path, now=lambda: now[0])
     async with app.run_test(size=SIZE) as pilot:
         now[0] = 65.0
         app.game.tick()
@@ -357,5 +358,4 @@ async def test_the_clock_runs_in_play_and_stops_in_pause(example, tmp_path):
         now[0] = 610.0
         app.game.tick()
         assert app.game.title_bar.text.endswith("1:15")
-    game = json.loads((tmp_path / "game.json").read_text())["game"]
-    assert game["elapsed"] == 75.0  # saved by the tick: ten seconds since the last save
+    assert saved_session(tmp_path).elapsed == 75.0  # saved by the tick: ten seconds since the last save

@@ -1,8 +1,6 @@
 """The bank of ready puzzles: every level of every size kept ready, and kept across restarts."""
 
 import itertools
-import json
-import os
 
 import pytest
 
@@ -11,9 +9,9 @@ from kaldoku_tui.engine.kinds import DEFAULT_KIND, GameKind
 from kaldoku_tui.engine.formats import puzzle_to_dict
 from kaldoku_tui.engine.generator import Stopped, generate
 from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError
-from kaldoku_tui.engine.steps import LEVELS
+from kaldoku_tui.engine.kinds import LEVELS
 from kaldoku_tui.engine.techniques import grade
-from kaldoku_tui.storage import BANK_FILE, Store
+from kaldoku_tui.session.store import Store
 
 KINDS = [GameKind(3), GameKind(4, "all", "easy"), GameKind(4, "mul", "hard")]
 
@@ -46,7 +44,7 @@ def test_starting_kinds_are_every_level_of_every_size():
 
 
 def test_fill_makes_one_of_each_kind_before_a_second():
-    bank, make = Bank(depth=2), Maker()
+    bank, make = Bank(Store(None), depth=2), Maker()
     assert bank.fill(KINDS, make) == 6
     assert make.asked == KINDS + KINDS
     assert all(bank.count(kind) == 2 for kind in KINDS)
@@ -56,7 +54,7 @@ def test_fill_makes_one_of_each_kind_before_a_second():
 
 
 def test_fill_stops_when_asked():
-    bank, make = Bank(depth=2), Maker()
+    bank, make = Bank(Store(None), depth=2), Maker()
     assert bank.fill(KINDS, make, stop=lambda: len(make.asked) == 2) == 2
     assert bank.count(KINDS[2]) == 0
 
@@ -64,7 +62,7 @@ def test_fill_stops_when_asked():
 def test_stopping_abandons_the_puzzle_being_made():
     asked = itertools.count()
     hard = GameKind(9, "all", "extreme")
-    bank = Bank(depth=2)
+    bank = Bank(Store(None), depth=2)
     # No to fill's own question, yes to the generator's first: the generator is under
     # way when told (a later yes could come after a lucky puzzle was already made).
     assert bank.fill([hard], make_puzzle, stop=lambda: next(asked) >= 1) == 0
@@ -83,7 +81,7 @@ def test_a_kind_that_cannot_be_made_is_left_out_and_the_rest_filled():
             raise PuzzleError("found no puzzle")
         return Maker()(kind)
 
-    bank = Bank(depth=2)
+    bank = Bank(Store(None), depth=2)
     assert bank.fill(KINDS, make) == 4
     assert calls.count(KINDS[2]) == 1
     bank.fill(KINDS, make)
@@ -92,71 +90,44 @@ def test_a_kind_that_cannot_be_made_is_left_out_and_the_rest_filled():
 
 
 def test_ready_puzzles_survive_a_restart(tmp_path):
-    bank, notice = Bank.load(Store(tmp_path))
-    assert notice is None and bank.count(KINDS[0]) == 0
-    bank.fill(KINDS, Maker())
-    kept = {kind: as_json(bank.ready[kind]) for kind in KINDS}
-
-    again, notice = Bank.load(Store(tmp_path))
-    assert notice is None
-    assert {kind: as_json(again.ready[kind]) for kind in KINDS} == kept
+    bank = Bank(Store(tmp_path))
+    assert bank.count(KINDS[0]) == 0
+    made = Maker()
+    bank.fill(KINDS, made)
+    again = Bank(Store(tmp_path))
+    assert all(again.count(kind) == 2 for kind in KINDS)
     assert again.fill(KINDS, Maker()) == 0
+    assert again.take(KINDS[1]) is not None
+    assert Bank(Store(tmp_path)).count(KINDS[1]) == 1, "taken for good"
 
 
-def test_a_bank_restores_its_saved_puzzles_once(tmp_path):
-    Bank.load(Store(tmp_path))[0].fill(KINDS, Maker())
-    bank = Bank(store=Store(tmp_path))
-    assert bank.count(KINDS[0]) == 0, "nothing is read before restore"
-    assert bank.restore() is None and bank.count(KINDS[0]) == 2
-    assert bank.restore() is None and bank.count(KINDS[0]) == 2
-    assert not bank.changed
-
-
-def test_a_taken_puzzle_is_not_offered_again_after_a_restart(tmp_path):
-    bank, _ = Bank.load(Store(tmp_path))
-    bank.fill(KINDS, Maker())
-    taken = bank.take(KINDS[0])
-    bank.fill(KINDS, lambda kind, stop: pytest.fail("stopped before making"), stop=lambda: True)
-    again, _ = Bank.load(Store(tmp_path))
-    assert again.count(KINDS[0]) == 1
-    assert as_json([taken]) != as_json(again.ready[KINDS[0]])
-
-
-def test_a_corrupt_bank_file_is_set_aside(tmp_path):
-    (tmp_path / BANK_FILE).write_text('{"format": "kaldoku-bank", "vers')
-    bank, notice = Bank.load(Store(tmp_path))
-    assert bank.ready == {}
-    assert "bank.json" in notice and "corrupt" in notice
-    assert [p.name.startswith("bank.json.corrupt-") for p in tmp_path.iterdir()] == [True]
+def test_two_kaldokus_never_take_the_same_puzzle(tmp_path):
+    Bank(Store(tmp_path)).fill(KINDS[:1], Maker())
+    one, two = Bank(Store(tmp_path)), Bank(Store(tmp_path))
+    first, second = one.take(KINDS[0]), two.take(KINDS[0])
+    assert first is not None and second is not None
+    assert as_json([first]) != as_json([second])
+    assert one.take(KINDS[0]) is None and two.count(KINDS[0]) == 0
 
 
 def test_a_bad_entry_costs_only_itself(tmp_path):
+    store = Store(tmp_path)
     good = Maker()(KINDS[1])
-    no_solution = puzzle_to_dict(good)
-    del no_solution["solution"]
-    no_such_level = dict(puzzle_to_dict(good), difficulty="fiendish")
-    puzzles = [{"size": 12, "cages": []}, "not a puzzle", no_solution, no_such_level, puzzle_to_dict(good)]
-    envelope = {"format": "kaldoku-bank", "version": 1, "bank": {"puzzles": puzzles}}
-    (tmp_path / BANK_FILE).write_text(json.dumps(envelope))
-    bank, notice = Bank.load(Store(tmp_path))
-    assert notice is None
-    assert list(bank.ready) == [KINDS[1]] and as_json(bank.ready[KINDS[1]]) == [puzzle_to_dict(good)]
+    store.write(lambda c: c.execute("INSERT INTO bank (kind, puzzle) VALUES (?, ?)",
+                                    (KINDS[1].key, '{"size": 12')))
+    Bank(store).add(KINDS[1], good)
+    assert as_json([Bank(store).take(KINDS[1])]) == [puzzle_to_dict(good)]
+    assert Bank(store).count(KINDS[1]) == 0
 
 
-def test_a_bank_without_a_list_of_puzzles_is_empty(tmp_path):
-    envelope = {"format": "kaldoku-bank", "version": 1, "bank": {"puzzles": 7}}
-    (tmp_path / BANK_FILE).write_text(json.dumps(envelope))
-    assert Bank.load(Store(tmp_path))[0].ready == {}
-
-
-def test_an_unwritable_directory_leaves_the_game_to_tell_the_player(tmp_path):
+def test_a_store_that_cannot_save_still_keeps_a_bank(tmp_path):
     blocked = tmp_path / "file"
     blocked.write_text("")
     store = Store(blocked / "home")
-    bank = Bank(store=store)
+    assert store.notices and store.notices[0].startswith("Saving is off")
+    bank = Bank(store)
     bank.fill(KINDS[:1], Maker())
     assert bank.count(KINDS[0]) == 2
-    assert store.save_game({"digits": []}).startswith("Saving is off")
 
 
 @pytest.mark.parametrize("kind", [GameKind(3, "all", "hard"), GameKind(5, "addmul", "normal"), GameKind(6)])

@@ -3,7 +3,6 @@ player sees, read back from the terminal."""
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
@@ -14,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import EXAMPLE_ID
+from conftest import EXAMPLE_ID, saved_session
 
 KALDOKU = Path(sys.executable).parent / "kaldoku"
 
@@ -93,5 +92,5 @@ def test_play_a_keen_id_on_a_real_terminal(terminal, tmp_path):
         time.sleep(0.05)
     assert not terminal.running()
     assert (tmp_path / "status").read_text().strip() == "0"
-    saved = json.loads((tmp_path / "game.json").read_text())["game"]
-    assert saved["board"]["digits"][1][1:3] == [3, 2]
+    saved = saved_session(tmp_path)
+    assert saved.board.grid[1][1:3] == (3, 2)

@@ -22,7 +22,6 @@ from textual import events
 from textual.app import App
 
 from kaldoku_tui.app import KaldokuApp
-from kaldoku_tui.bank import Bank
 from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.engine.board import Board
 from kaldoku_tui.engine.generator import generate
@@ -31,8 +30,9 @@ from kaldoku_tui.screens.dialogs import ConfirmDialog, NewGameDialog, Palette
 from kaldoku_tui.screens.game import GameScreen
 from kaldoku_tui.screens.help import HelpScreen
 from kaldoku_tui.screens.win import WinScreen
-from kaldoku_tui.storage import Store
 from kaldoku_tui.widgets.grid import KenKenGrid
+
+from conftest import game_app, saved_session
 
 
 def binding_keys(*owners) -> list[str]:
@@ -70,9 +70,9 @@ def send(app: App, keys: list[str]) -> None:
 
 def check_board(app: KaldokuApp, store_dir) -> None:
     game = app.game
-    board = game.board
+    board = game.session.board
     n = board.size
-    assert game.grid.board is board
+    assert game.grid.view == board.view(), "the grid shows the session's board"
     for cell in board.puzzle.cells:
         digit, notes = board.digit(cell), board.notes(cell)
         assert 0 <= digit <= n
@@ -80,12 +80,10 @@ def check_board(app: KaldokuApp, store_dir) -> None:
         assert not (digit and notes), f"{cell} has a digit and notes"
     r, c = game.grid.cursor
     assert 0 <= r < n and 0 <= c < n
-    if not game.finished:
-        saved, _ = Store(store_dir).load_game()
-        if saved is None:
-            assert not board.can_undo and not board.can_redo, "a game played is saved"
-        else:
-            assert Board.from_dict(saved["board"]).grid == board.grid
+    if not game.session.over:
+        saved = saved_session(store_dir)
+        assert saved is not None and saved.board.grid == board.grid, "a game played is saved"
+        assert saved.board.view() == board.view()
 
 
 def check_history(board: Board) -> None:
@@ -107,8 +105,7 @@ async def test_random_keys_never_break_the_game(session, puzzles, tmp_path, monk
     monkeypatch.setattr("kaldoku_tui.screens.game.make_puzzle",
                         lambda kind, *args, **kwargs: puzzles[kind.size])
     size = rng.randrange(MIN_SIZE, MAX_SIZE + 1)
-    app = KaldokuApp(Board(puzzles[size]), GameKind(size), store=Store(tmp_path), bank=Bank(depth=0),
-                     ascii=session % 2 == 1)
+    app = game_app(puzzles[size], tmp_path, kind=GameKind(size), ascii=session % 2 == 1)
     quits = []
     sent: list[str] = []
 
@@ -122,7 +119,7 @@ async def test_random_keys_never_break_the_game(session, puzzles, tmp_path, monk
             await app.workers.wait_for_complete()
             await pilot.pause()
             check_board(app, tmp_path)
-        check_history(app.game.board)
+        check_history(app.game.session.board)
 
     async with app.run_test(size=rng.choice(SIZES)) as pilot:
         real_exit, app.exit = app.exit, lambda *args, **kwargs: quits.append(args)
@@ -152,7 +149,7 @@ async def test_palette_survives_bursts(keys, screens, example):
     """A page key before the command list is laid out, a second Enter before the first
     has closed the palette, typing after Esc has closed it: each crashes Textual 8.2's
     own palette. Bursts are split at | where the app catches up."""
-    app = KaldokuApp(Board(example), bank=Bank(depth=0))
+    app = game_app(example)
     async with app.run_test(size=(80, 24)) as pilot:
         for burst in keys.split("|"):
             send(app, burst.split())

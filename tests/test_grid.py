@@ -9,6 +9,7 @@ from textual.widgets import Footer, Header
 
 from kaldoku_tui.engine.board import Board
 from kaldoku_tui.engine.puzzle import Cage, Puzzle, combine
+from kaldoku_tui.session import Session
 from kaldoku_tui.widgets import grid as grid_module
 from kaldoku_tui.widgets.grid import BOX, GRID_CSS, Frame, KenKenGrid, fit_layout
 
@@ -54,17 +55,24 @@ class GridApp(App):
 
     def __init__(self, puzzle, ascii=False):
         super().__init__()
-        self.board = Board(puzzle)
+        self.session = Session(puzzle)
         self.ascii = ascii
         self.changes = []
 
+    @property
+    def board(self):
+        return self.session.board
+
     def compose(self):
         yield Header()
-        yield KenKenGrid(self.board, ascii=self.ascii, id="grid")
+        yield KenKenGrid(self.board.view(), ascii=self.ascii, id="grid")
         yield Footer()
 
-    def on_ken_ken_grid_board_changed(self, message):
-        self.changes.append(message.board.grid)
+    def on_ken_ken_grid_intent(self, message):
+        if self.session.apply(message.move).board:
+            grid = self.query_one(KenKenGrid)
+            grid.view = self.board.view()
+            self.changes.append(grid.view.grid)
 
 
 def screen_lines(app):
@@ -116,7 +124,7 @@ async def test_digits_enter_and_every_clear_key_clears():
             await pilot.press("2", key)
             assert app.board.digit((0, 1)) == 0, key
         assert "".join(cell_text(grid, (0, 1))).strip() == ""
-        assert app.changes[0][0] == (0, 3, 0, 0), "BoardChanged carries the board"
+        assert app.changes[0][0] == (0, 3, 0, 0), "the grid is shown the board after a move"
 
 
 async def test_notes_mode_auto_clean_fill_and_undo_redo():
@@ -229,18 +237,19 @@ async def test_ascii_mode_draws_pure_ascii():
         assert "|" in text and ":" in text and "-" in text and "1!" in text
 
 
-async def test_set_board_and_refresh_board_after_a_reveal():
+async def test_a_new_puzzle_and_a_reveal_are_drawn():
     app = GridApp(keen4())
     async with app.run_test(size=(80, 24)) as pilot:
         grid = app.query_one(KenKenGrid)
         await pilot.press("down", "down", "down", "right", "right", "right")
-        grid.set_board(Board(nine()))
+        board = Board(nine())
+        grid.view = board.view()
         await pilot.pause()
         assert grid.board_layout.cell_height == 1
         assert sum(band.display for band in grid.bands) == 9
         assert grid.cursor == (3, 3)
-        grid.board.reveal()
-        grid.refresh_board()
+        board.reveal()
+        grid.view = board.view()
         await pilot.pause()
         row = screen_lines(app)[1 + grid.board_layout.cell_region((0, 0)).y]
         assert row.split()[0] == "1", "the row's number on the ruler"
@@ -418,7 +427,7 @@ async def test_hinted_cells_are_underlined_until_a_new_board():
 
         assert all(segment.style.underline for segment in inside((2, 3)))
         assert not any(segment.style.underline for segment in inside((2, 2)))
-        grid.set_board(Board(keen4()))
+        grid.view = Board(keen4()).view()
         assert grid.hinted == frozenset()
         assert not any(segment.style.underline for segment in inside((2, 3)))
 

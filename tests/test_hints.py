@@ -7,7 +7,6 @@ import threading
 from textual.widgets import Static
 
 from kaldoku_tui.app import KaldokuApp, ensure_solution
-from kaldoku_tui.bank import Bank
 from kaldoku_tui.engine.board import Board
 from kaldoku_tui.engine.check import is_solved
 from kaldoku_tui.engine.formats import read_keen
@@ -16,10 +15,9 @@ from kaldoku_tui.terminal import in_ascii
 from kaldoku_tui.screens import game as game_module
 from kaldoku_tui.screens.inspector import InspectorScreen, facts_text
 from kaldoku_tui.screens.win import WinScreen
-from kaldoku_tui.storage import Store
 from kaldoku_tui.widgets.grid import KenKenGrid
 
-from conftest import EXAMPLE_SOLUTION, KEEN_IDS
+from conftest import EXAMPLE_SOLUTION, KEEN_IDS, game_app
 
 
 def test_a_wrong_digit_comes_first_then_where_then_it_is_cleared(example):
@@ -153,7 +151,7 @@ SIZE = (80, 24)
 
 
 def make_app(puzzle, tmp_path, **kwargs) -> KaldokuApp:
-    return KaldokuApp(Board(puzzle), store=Store(tmp_path), bank=Bank(depth=0), **kwargs)
+    return game_app(puzzle, tmp_path, **kwargs)
 
 
 def screen_text(app) -> str:
@@ -184,11 +182,11 @@ async def test_three_hint_presses_point_explain_then_make_the_step(tmp_path):
         grid = app.query_one(KenKenGrid)
         cells = grid.board_layout.cell_width, grid.board_layout.cell_height
         await press_hint(pilot)
-        step = app.game.hint.step
+        step = app.game.session.hint.hint.step
         cage = puzzle.cages[step.cages[0]]
         assert step.name in app.game.message and "Hint 1/3" in app.game.message
         assert grid.hinted == set(cage.cells)
-        assert app.game.help_used["hints"] == 0
+        assert app.game.session.help["hints"] == 0
         await press_hint(pilot)
         assert step.explanation in app.game.message
         assert grid.hinted >= set(step.removes)
@@ -199,14 +197,14 @@ async def test_three_hint_presses_point_explain_then_make_the_step(tmp_path):
         assert status.size.height == 3 and "(t: make it)" in screen_text(app)
         layout = grid.board_layout
         assert (layout.cell_width, layout.cell_height) == cells
-        assert app.game.help_used["hints"] == 1
+        assert app.game.session.help["hints"] == 1
         await press_hint(pilot)
         assert "Hint made" in app.game.message and grid.hinted == set()
-        board = app.game.board
+        board = app.game.session.board
         for cell in puzzle.cells:
             expected = set(range(1, 10)) - step.removes[cell] if cell in step.removes else set()
             assert board.digit(cell) == 0 and board.notes(cell) == expected
-        assert app.game.help_used["hints"] == 1
+        assert app.game.session.help["hints"] == 1
         await pilot.press("u")
         assert all(not board.notes(cell) for cell in puzzle.cells)
         assert not board.can_undo
@@ -229,11 +227,11 @@ async def test_a_mistake_hint_and_help_counted_on_the_win_screen(example, tmp_pa
         assert "r1c2" in app.game.message and grid.hinted == {(0, 1)}
         await pilot.press("left")  # moving does not change the board: the hint goes on
         await press_hint(pilot)
-        assert app.game.board.digit((0, 1)) == 0
+        assert app.game.session.board.digit((0, 1)) == 0
         await pilot.press("t", "4")  # a board change starts the hint afresh
-        assert app.game.hint is None and grid.hinted == set()
+        assert app.game.session.hint.hint is None and grid.hinted == set()
         await pilot.press("u", "c")
-        board = app.game.board
+        board = app.game.session.board
         for r, c in example.cells[:-1]:
             board.place((r, c), EXAMPLE_SOLUTION[r][c])
         grid.refresh_board()
@@ -241,7 +239,7 @@ async def test_a_mistake_hint_and_help_counted_on_the_win_screen(example, tmp_pa
         await pilot.pause()
         assert isinstance(app.screen, WinScreen)
         assert board.grid == EXAMPLE_SOLUTION
-        assert app.game.help_used == {"checks": 1, "hints": 2, "reveals": 0}
+        assert app.game.session.help == {"checks": 1, "hints": 2, "reveals": 0}
         assert "1 check, 2 hints" in str(app.screen.query_one("#win-help").render())
 
 
@@ -267,25 +265,25 @@ async def test_a_slow_hint_leaves_the_game_playable_and_is_dropped_if_the_board_
             await pilot.pause(0.05)
         assert "Looking for a hint" in app.game.message
         await pilot.press("2")
-        assert app.game.board.digit((0, 1)) == 2
+        assert app.game.session.board.digit((0, 1)) == 2
         release.set()
         await app.workers.wait_for_complete()
         await pilot.pause()
-        assert app.game.hint is None, "found for a board that has changed since: dropped"
+        assert app.game.session.hint.hint is None, "found for a board that has changed since: dropped"
         assert "Looking for a hint" not in app.game.message
         await press_hint(pilot)
-        assert asked[-1] == app.game.board.grid and app.game.hint is not None
+        assert asked[-1] == app.game.session.board.grid and app.game.session.hint.hint is not None
         assert "Hint 1/3" in app.game.message
 
 
 async def test_the_cage_inspector(example, tmp_path):
     app = make_app(example, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
-        board, grid = app.game.board, app.query_one(KenKenGrid)
+        board, grid = app.game.session.board, app.query_one(KenKenGrid)
         board.place((1, 0), 4)
         board.toggle_note((2, 1), 1)
         board.toggle_note((2, 1), 2)
-        grid.refresh_board()
+        grid.view = board.view()
         grid.cursor = (0, 1)
         await pilot.press("i")
         assert isinstance(app.screen, InspectorScreen)

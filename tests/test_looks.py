@@ -8,13 +8,13 @@ from textual.app import App
 from textual.geometry import Region
 
 from kaldoku_tui.app import KaldokuApp
-from kaldoku_tui.bank import Bank
 from kaldoku_tui.engine.board import Board
 from kaldoku_tui.screens.dialogs import ConfirmDialog, NewGameDialog, Palette
 from kaldoku_tui.screens.game import GameScreen
 from kaldoku_tui.screens.help import HelpScreen, key_table
 from kaldoku_tui.screens.win import WinScreen
 from kaldoku_tui.widgets.grid import KenKenGrid
+from conftest import game_app
 from test_grid import screen_lines
 
 
@@ -42,7 +42,7 @@ SCREENS = {
 
 @pytest.mark.parametrize("keys", SCREENS.values(), ids=SCREENS)
 async def test_ascii_mode_shows_only_ascii(keys, example):
-    app = KaldokuApp(Board(example), bank=Bank(depth=0), ascii=True)
+    app = game_app(example, ascii=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("1", "l", "1", "j", "n", "3", "n", *keys)
         await pilot.pause(0.3)
@@ -50,7 +50,7 @@ async def test_ascii_mode_shows_only_ascii(keys, example):
 
 
 async def test_the_win_shows_only_ascii(example):
-    app = KaldokuApp(Board(example), bank=Bank(depth=0), ascii=True)
+    app = game_app(example, ascii=True)
     async with app.run_test(size=(80, 24)) as pilot:
         for row in example.solution:
             for digit in row:
@@ -65,7 +65,7 @@ async def test_the_win_shows_only_ascii(example):
     (False, "●▌ 4×4", "▐ ▌ 3×3", "+ − × ÷", "×"),
 ])
 async def test_the_new_game_dialog_marks_the_choice_by_glyph(ascii, chosen, other, ops, times, example):
-    app = KaldokuApp(Board(example), bank=Bank(depth=0), ascii=ascii)
+    app = game_app(example, ascii=ascii)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("g")
         await pilot.pause()
@@ -81,7 +81,7 @@ async def test_the_new_game_dialog_marks_the_choice_by_glyph(ascii, chosen, othe
 
 
 def test_the_help_text_is_ascii(example):
-    app = KaldokuApp(Board(example), bank=Bank(depth=0), ascii=True)
+    app = game_app(example, ascii=True)
     assert not_ascii(key_table(app.key_sections()).splitlines()) == {}
 
 
@@ -103,8 +103,8 @@ async def test_no_color_keeps_every_mark(example, monkeypatch):
     """Under NO_COLOR a duplicate, a wrong cage, a done cage and the cursor each still
     differ from the unmarked look by a glyph, bold, underline or reverse."""
     monkeypatch.setenv("NO_COLOR", "1")
-    board = Board(example)
-    app = KaldokuApp(board, bank=Bank(depth=0))
+    app = game_app(example)
+    board = app.game.session.board
     assert app.no_color
     async with app.run_test(size=(80, 24)) as pilot:
         grid = app.game.grid
@@ -113,11 +113,11 @@ async def test_no_color_keeps_every_mark(example, monkeypatch):
         async def marked_and_not(region: Region, cell, digit):
             """The looks of `region` with and without `digit` in `cell`."""
             board.place(cell, digit)
-            grid.refresh_board()
+            grid.view = board.view()
             await pilot.pause()
             marked = looks(app, grid, region)
             board.clear(cell)
-            grid.refresh_board()
+            grid.view = board.view()
             await pilot.pause()
             return marked, looks(app, grid, region)
 
@@ -150,16 +150,16 @@ async def test_no_key_or_command_reaches_a_shell_suspend_or_screenshot(example):
     actions = {binding.action.partition("(")[0].rpartition(".")[2]
                for owner in owners for binding in owner.BINDINGS}
     assert not actions & FORBIDDEN_ACTIONS
-    app = KaldokuApp(Board(example), bank=Bank(depth=0))
+    app = game_app(example)
     async with app.run_test(size=(80, 24)):
         active = {key: active.binding.action for key, active in app.screen.active_bindings.items()}
         commands = [command.title.lower() for command in app.get_system_commands(app.game)]
     assert not {action.rpartition(".")[2] for action in active.values()} & FORBIDDEN_ACTIONS
-    assert active["ctrl+z"] == "undo", "ctrl+z undoes: the terminal is raw, it cannot stop kaldoku"
+    assert active["ctrl+z"] == "play('undo')", "ctrl+z undoes: the terminal is raw, it cannot stop kaldoku"
     assert not [title for title in commands if "screenshot" in title or "suspend" in title]
 
 
 def test_the_palette_offers_no_second_key_panel(example):
     """Textual's Keys panel repeats the help screen, in arrows and ⌫ even in ASCII mode."""
-    app = KaldokuApp(Board(example), bank=Bank(depth=0), ascii=True)
+    app = game_app(example, ascii=True)
     assert "Keys" not in [command.title for command in app.get_system_commands(app.game)]

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import json
-
 from kaldoku_tui.app import KaldokuApp, build_app
 from kaldoku_tui.bank import Bank
 from kaldoku_tui.cli import game_parser
-from kaldoku_tui.engine.board import Board
 from kaldoku_tui.screens.settings import SettingsScreen
-from kaldoku_tui.settings import Settings
-from kaldoku_tui.storage import SETTINGS_FILE, Store
+from kaldoku_tui.session.settings import Settings
+from kaldoku_tui.session.store import Store
 
-from conftest import EXAMPLE_ID
+from conftest import EXAMPLE_ID, game_app
 
 SIZE = (80, 24)
 
@@ -27,7 +24,7 @@ def test_settings_from_saved_json_keep_what_they_understand():
 def start(tmp_path, *argv: str) -> KaldokuApp:
     """kaldoku with its files in tmp_path, as `kaldoku ARGV` starts it."""
     app = build_app(game_parser().parse_args([*argv, "--data-dir", str(tmp_path)]))
-    app.bank = Bank(depth=0)
+    app.bank = Bank(app.store, depth=0)
     return app
 
 
@@ -39,9 +36,9 @@ async def test_turning_auto_clean_off_keeps_the_notes_and_is_kept(tmp_path):
         await pilot.press("enter", "q")
         assert app.settings == Settings(auto_clean_notes=False)
         await pilot.press("1")
-        assert app.game.board.notes((0, 1)) == {1, 2}, "the 1 stays in its row's notes"
+        assert app.game.session.board.notes((0, 1)) == {1, 2}, "the 1 stays in its row's notes"
         assert "Settings saved" in app.game.message
-    assert json.loads((tmp_path / SETTINGS_FILE).read_text())["settings"]["auto_clean_notes"] is False
+    assert Store(tmp_path).settings()["auto_clean_notes"] is False
 
     assert start(tmp_path).settings == Settings(auto_clean_notes=False)
 
@@ -50,18 +47,18 @@ async def test_turning_auto_clean_off_keeps_the_notes_and_is_kept(tmp_path):
     again = start(tmp_path)
     async with again.run_test(size=SIZE) as pilot:
         await pilot.press("right", "n", "3", "n", "left", "3")
-        assert again.game.board.notes((0, 1)) == {1, 2}, "the 3 noted is cleared"
+        assert again.game.session.board.notes((0, 1)) == {1, 2}, "the 3 noted is cleared"
 
 
 async def test_auto_clean_on_clears_a_placed_digit_from_its_row(tmp_path):
     app = start(tmp_path, EXAMPLE_ID)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("right", "n", "1", "2", "n", "left", "1")
-        assert app.game.board.notes((0, 1)) == {2}
+        assert app.game.session.board.notes((0, 1)) == {2}
 
 
 async def test_shading_changes_what_the_grid_draws(example):
-    app = KaldokuApp(Board(example), bank=Bank(depth=0))
+    app = game_app(example)
 
     async with app.run_test(size=SIZE) as pilot:
         def peer_row() -> list:
@@ -97,10 +94,10 @@ async def test_lighting_the_numbers_is_off_by_default_and_kept(tmp_path):
         assert again.game.grid.light_numbers
 
 
-def test_a_corrupt_settings_file_is_set_aside(tmp_path):
-    (tmp_path / SETTINGS_FILE).write_text("{not json")
+def test_a_corrupt_settings_file_of_0_1_0_is_set_aside(tmp_path):
+    (tmp_path / "settings.json").write_text("{not json")
     app = start(tmp_path, EXAMPLE_ID)
     assert app.settings == Settings()
     assert "settings.json" in app.game.message
-    assert list(tmp_path.glob("settings.json.corrupt-*"))
-    assert Store(tmp_path).load_settings() == (None, None)
+    assert (tmp_path / "settings.json.unusable").read_text() == "{not json"
+    assert Store(tmp_path).settings() == {}

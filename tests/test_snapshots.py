@@ -5,17 +5,15 @@ Update after a deliberate change of the look: pytest tests/test_snapshots.py --s
 
 from __future__ import annotations
 
-from kaldoku_tui.app import KaldokuApp
-from kaldoku_tui.bank import Bank
-from kaldoku_tui.engine.board import Board
+from kaldoku_tui.app import KaldokuApp, ensure_solution
 from kaldoku_tui.engine.formats import read_keen
 
-from conftest import KEEN_IDS
+from conftest import KEEN_IDS, game_app
 
 
 def still_app(puzzle, theme="textual-dark") -> KaldokuApp:
     """An app with a stopped clock, no bank filling and no saving: the same screen every run."""
-    return KaldokuApp(Board(puzzle), bank=Bank(depth=0), theme=theme, clock=lambda: 0.0)
+    return game_app(puzzle, theme=theme)
 
 
 def test_four_by_four_with_digits_notes_and_a_duplicate(snap_compare, example):
@@ -29,6 +27,6 @@ def test_four_by_four_checked_in_a_light_theme(snap_compare, example):
 
 
 def test_nine_by_nine_fits_80_by_24(snap_compare):
-    nine = read_keen(next(game_id for game_id in KEEN_IDS if game_id.startswith("9:")))
+    nine = ensure_solution(read_keen(next(game_id for game_id in KEEN_IDS if game_id.startswith("9:"))))
     keys = ["right", "down", "5", "right", "n", "1", "2", "3"]
     assert snap_compare(still_app(nine), press=keys, terminal_size=(80, 24))

@@ -12,7 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Label
 
 from kaldoku_tui.screens.dialogs import Choice, Option
-from kaldoku_tui.settings import Settings
+from kaldoku_tui.session.settings import Settings
 
 QUESTIONS = {
     "auto_clean_notes": "Placing a digit clears it from the notes of its row and column",

@@ -1,4 +1,4 @@
-"""The player's settings: plain values, saved as JSON by storage.Store."""
+"""The player's settings: plain values, kept in the store's settings table."""
 
 from __future__ import annotations
 

@@ -35,10 +35,11 @@ from textual.strip import Strip
 from textual.timer import Timer
 from textual.widget import Widget
 
-from kaldoku_tui.engine.board import Board, Notes
+from kaldoku_tui.engine.board import BoardView, Notes
 from kaldoku_tui.engine.check import CageState, cage_states, duplicates
 from kaldoku_tui.engine.kinds import MAX_SIZE
 from kaldoku_tui.engine.puzzle import Cell, Puzzle
+from kaldoku_tui.session.game import Move, clear, note, place
 
 BANDS_DELAY = 0.3
 """Seconds from the board's first size to its bands. A key press repaints just the
@@ -326,11 +327,14 @@ class KenKenGrid(Widget, can_focus=True):
         # Two bindings on one key, only one active at a time: the footer shows the mode.
         Binding("n", "notes_mode(True)", "Notes: off"),
         Binding("n", "notes_mode(False)", "Notes: ON"),
-        Binding("f", "fill_notes", "Fill notes", show=False),
-        Binding("u,ctrl+z", "undo", "Undo"),
-        Binding("r,ctrl+y", "redo", "Redo", show=False),
+        Binding("f", "play('fill')", "Fill notes", show=False),
+        Binding("u,ctrl+z", "play('undo')", "Undo"),
+        Binding("r,ctrl+y", "play('redo')", "Redo", show=False),
     ]
 
+    view: reactive[BoardView] = reactive(None, repaint=False, init=False,  # type: ignore[arg-type]
+                                         always_update=True)
+    """The board to draw: digits and notes on a puzzle (a new puzzle redraws it all)."""
     cursor: reactive[Cell] = reactive((0, 0), repaint=False, init=False)
     """The selected cell."""
     notes_mode: reactive[bool] = reactive(False, repaint=False, init=False)
@@ -347,12 +351,19 @@ class KenKenGrid(Widget, can_focus=True):
     """Whether to light the cursor's row and column numbers and its cage's label. Off, a
     cursor move repaints the two cells alone: kindest to slow links."""
 
-    class BoardChanged(Message):
-        """The player changed the board (a digit, notes, undo, ...)."""
+    class Intent(Message):
+        """The player asks for `move` (a digit, a note, undo...): the screen decides."""
 
-        def __init__(self, board: Board) -> None:
+        def __init__(self, move: Move) -> None:
             super().__init__()
-            self.board = board
+            self.move = move
+
+    class Fits(Message):
+        """Whether the board fits the widget, after a resize."""
+
+        def __init__(self, fits: bool) -> None:
+            super().__init__()
+            self.fits = fits
 
     class CursorMoved(Message):
         """The cursor moved to `cell`."""
@@ -363,7 +374,7 @@ class KenKenGrid(Widget, can_focus=True):
 
     def __init__(
         self,
-        board: Board,
+        view: BoardView,
         *,
         ascii: bool = False,
         name: str | None = None,
@@ -386,7 +397,10 @@ class KenKenGrid(Widget, can_focus=True):
         """Set on the first Resize, to place the bands once the first screen is out."""
         self.drawn_in: tuple[str, Style] | None = None
         """The theme the lines on the screen were drawn in, None before the first."""
-        self.set_board(board)
+        self.fits: bool | None = None
+        """Whether the board fitted at the last resize (None before the first)."""
+        self.set_reactive(KenKenGrid.view, view)
+        self.set_puzzle(view.puzzle)
 
     def compose(self) -> ComposeResult:
         yield from self.bands
@@ -394,10 +408,15 @@ class KenKenGrid(Widget, can_focus=True):
 
     # The board and the checker.
 
-    def set_board(self, board: Board) -> None:
-        """Play `board` from now on."""
-        self.board = board
-        puzzle = board.puzzle
+    def watch_view(self, old: BoardView, new: BoardView) -> None:
+        if new.puzzle is not old.puzzle:
+            self.set_puzzle(new.puzzle)
+        else:
+            self.check()
+            self.repaint_changes()
+
+    def set_puzzle(self, puzzle: Puzzle) -> None:
+        """Draw boards of `puzzle` from now on."""
         self.frame = Frame.of(puzzle, self.ascii)
         self.labels = {cage.anchor: cage.label(ascii=self.ascii) for cage in puzzle.cages}
         self.label_width = max(len(label) for label in self.labels.values())
@@ -430,7 +449,7 @@ class KenKenGrid(Widget, can_focus=True):
         self.placed_layout = layout
         shown = layout is not None and self.show_board
         for j, band in enumerate(self.bands):
-            band.display = shown and j < self.board.size
+            band.display = shown and j < self.view.size
             if band.display and layout is not None:
                 band.place(
                     layout.cell_region((0, j)).x,
@@ -444,19 +463,13 @@ class KenKenGrid(Widget, can_focus=True):
 
     def check(self) -> None:
         """Run the checker on the board: duplicates and the state of every cage."""
-        grid = self.board.grid
-        self.duplicates: frozenset[Cell] = frozenset(duplicates(self.board.puzzle, grid))
-        self.cage_states: list[CageState] = list(cage_states(self.board.puzzle, grid))
-
-    def board_changed(self) -> None:
-        """Check and repaint after a change, and tell the screen."""
-        self.check()
-        self.repaint_changes()
-        self.post_message(self.BoardChanged(self.board))
+        grid = self.view.grid
+        self.duplicates: frozenset[Cell] = frozenset(duplicates(self.view.puzzle, grid))
+        self.cage_states: list[CageState] = list(cage_states(self.view.puzzle, grid))
 
     def compute_looks(self) -> tuple[dict[Cell, Look], dict[Cell, Label]]:
         """How every cell and cage label should look now."""
-        board, puzzle = self.board, self.board.puzzle
+        board, puzzle = self.view, self.view.puzzle
         cursor = self.cursor
         cursor_cage = puzzle.cage_index(cursor)
         cursor_digit = board.digit(cursor)
@@ -543,7 +556,7 @@ class KenKenGrid(Widget, can_focus=True):
     # Reactives.
 
     def validate_cursor(self, cell: Cell) -> Cell:
-        last = self.board.size - 1
+        last = self.view.size - 1
         return (min(max(cell[0], 0), last), min(max(cell[1], 0), last))
 
     def watch_cursor(self, cell: Cell) -> None:
@@ -576,9 +589,13 @@ class KenKenGrid(Widget, can_focus=True):
     def board_layout(self) -> Layout | None:
         """Where the board sits at the widget's current size; None when it does not fit."""
         size = self.size
-        return fit_layout(self.board.size, self.label_width, size.width, size.height)
+        return fit_layout(self.view.size, self.label_width, size.width, size.height)
 
     def on_resize(self) -> None:
+        fits = self.board_layout is not None
+        if fits != self.fits:
+            self.fits = fits
+            self.post_message(self.Fits(fits))
         if self.bands_due is None:
             # The first size: the grid draws the whole first screen and the bands come
             # once it is out (placing them paints the board twice more, ~60 ms).
@@ -658,7 +675,7 @@ class KenKenGrid(Widget, can_focus=True):
         base = self.rich_style
         centre = (layout.cell_width - 1) // 2
         segments = [Segment(" " * (layout.left + 1), base)]
-        for c in range(self.board.size):
+        for c in range(self.view.size):
             text = f"{' ' * centre}{c + 1}".ljust(layout.cell_width)
             lit = self.lit is not None and c == self.lit[1]
             segments += [Segment(text, self.ruler_style(lit)), Segment(" ", base)]
@@ -667,7 +684,7 @@ class KenKenGrid(Widget, can_focus=True):
     def message_line(self, y: int) -> Strip:
         """A line of the "too small" message, centred."""
         width, height = self.size
-        need = layouts(self.board.size, self.label_width)[-1]
+        need = layouts(self.view.size, self.label_width)[-1]
         screen = self.app.size
         extra_w, extra_h = screen.width - width, screen.height - height
         times = self.glyphs["times"]
@@ -700,7 +717,7 @@ class KenKenGrid(Widget, can_focus=True):
         segments = []
         for j, (char, heavy) in enumerate(frame.junctions[i]):
             segments.append(Segment(char, wall if heavy else line))
-            if j == self.board.size:
+            if j == self.view.size:
                 break
             heavy = frame.across[i][j]
             run = frame.across_chars[heavy] * layout.cell_width
@@ -738,7 +755,7 @@ class KenKenGrid(Widget, can_focus=True):
         segments = []
         for j, heavy in enumerate(frame.down[r]):
             segments.append(Segment(frame.down_chars[heavy], wall if heavy else line))
-            if j < self.board.size:
+            if j < self.view.size:
                 segments += self.cell_segments(self.looks[(r, j)], k, layout)
         return segments
 
@@ -798,7 +815,7 @@ class KenKenGrid(Widget, can_focus=True):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "notes_mode":
             return parameters[0] != self.notes_mode and self.show_board
-        if action in ("move", "digit", "clear", "fill_notes", "undo", "redo"):
+        if action in ("move", "digit", "clear", "play"):
             return self.show_board
         return True
 
@@ -807,33 +824,18 @@ class KenKenGrid(Widget, can_focus=True):
         self.cursor = (r + rows, c + columns)
 
     def action_digit(self, digit: int) -> None:
-        if digit > self.board.size:
-            return
-        if self.notes_mode:
-            changed = self.board.toggle_note(self.cursor, digit)
-        else:
-            changed = self.board.place(self.cursor, digit)
-        if changed:
-            self.board_changed()
+        move = note if self.notes_mode else place
+        self.post_message(self.Intent(move(self.cursor, digit)))
 
     def action_clear(self) -> None:
-        if self.board.clear(self.cursor):
-            self.board_changed()
+        self.post_message(self.Intent(clear(self.cursor)))
 
     def action_notes_mode(self, on: bool) -> None:
         self.notes_mode = on
 
-    def action_fill_notes(self) -> None:
-        if self.board.fill_notes():
-            self.board_changed()
-
-    def action_undo(self) -> None:
-        if self.board.undo():
-            self.board_changed()
-
-    def action_redo(self) -> None:
-        if self.board.redo():
-            self.board_changed()
+    def action_play(self, kind: str) -> None:
+        """Ask for a move that needs no cell (fill notes, undo, redo)."""
+        self.post_message(self.Intent(Move(kind)))
 
     def on_click(self, event: events.Click) -> None:
         layout = self.board_layout
