@@ -113,7 +113,9 @@ def command_parser() -> argparse.ArgumentParser:
 
 
 def read_puzzle_arg(arg: str | None) -> list[Puzzle]:
-    """The puzzles named by a PUZZLE argument: a file, `-`/None for stdin, or a Keen ID."""
+    """The puzzles named by a PUZZLE argument: a file, `-`/None for stdin, a Keen ID or
+    a share code."""
+    from kaldoku_tui.engine.codes import is_code, read_code
     from kaldoku_tui.engine.formats import KEEN_ID, KEEN_SEED, read_puzzles
 
     if arg is None or arg == "-":
@@ -125,6 +127,8 @@ def read_puzzle_arg(arg: str | None) -> list[Puzzle]:
         except (OSError, UnicodeDecodeError) as exc:
             raise UsageError(f"cannot read {arg}: {getattr(exc, 'strerror', None) or exc}") from None
         source = arg
+    elif is_code(arg):
+        return [read_code(arg)]
     elif KEEN_ID.fullmatch(arg.strip()) or KEEN_SEED.fullmatch(arg.strip()):
         text, source = arg, None  # a seed, too, so that the reader says what to give instead
     else:
