@@ -10,7 +10,8 @@ from textual.widgets import Footer, Header
 from kaldoku_tui.engine.board import Board
 from kaldoku_tui.engine.puzzle import Cage, Puzzle, combine
 from kaldoku_tui.widgets import grid as grid_module
-from kaldoku_tui.widgets.grid import BOX, GRID_CSS, Frame, KenKenGrid, fit_layout
+from kaldoku_tui.frame import BOX, Frame
+from kaldoku_tui.widgets.grid import GRID_CSS, KenKenGrid, fit_layout
 
 SOLUTION = ((1, 2, 3, 4), (4, 1, 2, 3), (3, 4, 1, 2), (2, 3, 4, 1))
 
