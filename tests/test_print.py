@@ -119,3 +119,19 @@ def test_bad_print_input_is_one_line_and_status_2(capsys, argv, words):
     assert main(argv) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1 and words in err
+
+
+def test_print_and_daily_json_import_neither_textual_nor_rich(tmp_path):
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from kaldoku_tui.cli import main; "
+        f"main(['print', {EXAMPLE_ID!r}, '--solution']); "
+        f"main(['print', {EXAMPLE_ID!r}, '--pdf', {str(tmp_path / 'a.pdf')!r}]); "
+        "main(['daily', '--json', '--date', '2026-11-23']); "
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'textual', 'rich'}))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "[]"
