@@ -45,7 +45,7 @@ class Sheet:
 
 def sheet(puzzle: Puzzle, title: str) -> Sheet:
     """The sheet of `puzzle` under `title`, with its solution and its level found when
-    it does not carry them (the level is left out of a puzzle without one solution)."""
+    it does not carry them; a puzzle without exactly one solution says so instead."""
     from kaldoku_tui.engine.codes import share_code
     from kaldoku_tui.engine.solver import solve
     from kaldoku_tui.engine.techniques import grade
@@ -57,6 +57,8 @@ def sheet(puzzle: Puzzle, title: str) -> Sheet:
     if found and puzzle.solution is None:
         puzzle = puzzle.with_solution(found[0])
     kind = f"{puzzle.size}×{puzzle.size}" + (f" {level}" if isinstance(level, str) else "")
+    if len(found) != 1:
+        kind += " (more than one solution)" if found else " (no solution)"
     return Sheet(puzzle, title, kind, share_code(puzzle) if found else None)
 
 
@@ -98,10 +100,11 @@ def sheets_text(sheets: Sequence[Sheet], answers: bool, ascii: bool) -> str:
     from kaldoku_tui.terminal import in_ascii
 
     blocks = [f"{s.heading}\n\n{grid_text(s.puzzle, ascii=ascii)}" for s in sheets]
-    if answers:
+    solved = [s for s in sheets if s.puzzle.solution]
+    if answers and solved:
         blocks.append("Answers")
         blocks += [f"{s.title} · {s.kind}\n\n{grid_text(s.puzzle, s.puzzle.solution, ascii)}"
-                   for s in sheets if s.puzzle.solution]
+                   for s in solved]
     text = "\n\n".join(blocks) + "\n"
     return in_ascii(text) if ascii else text
 

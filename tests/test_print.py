@@ -72,6 +72,16 @@ def test_print_ascii_and_standard_input(capsys, monkeypatch, puzzle_dir):
         "Puzzle 1", "Puzzle 2", "Puzzle 3"]
 
 
+def test_a_puzzle_without_one_solution_says_so_and_has_no_answer(capsys, puzzle_dir):
+    files = [str(puzzle_dir / name) for name in ("no_solution.json", "two_solutions.json")]
+    assert main(["print", *files, "--solution"]) == 0
+    out = capsys.readouterr().out
+    assert "Puzzle 1 · 3×3 (no solution)\n" in out
+    assert "Puzzle 2 · " in out and "(more than one solution) · kp1-" in out
+    answers = out.split("\nAnswers\n")[1]
+    assert "Puzzle 1" not in answers and "Puzzle 2" in answers
+
+
 def pdf_pages(path) -> list[str]:
     return [page.extract_text() for page in PdfReader(str(path)).pages]
 

@@ -149,7 +149,7 @@ def _read_seed_code(number: int, shown: str) -> Puzzle:
             f"share code {_short(shown)} does not match the puzzle it regenerates: mistyped, or made "
             "by a kaldoku whose generator gives another puzzle for that seed"
         )
-    return puzzle
+    return Puzzle(puzzle.size, puzzle.cages, puzzle.solution, dict(puzzle.meta))  # the cache's own stays untouched
 
 
 @lru_cache(maxsize=16)
