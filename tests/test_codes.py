@@ -141,6 +141,7 @@ def test_a_mistyped_puzzle_code_fails_its_check():
         ("kp1-" + "z" * 300, "too long"),
         ("kp1-0", "fails its check"),
         ("kg1-7", "names no kind of puzzle"),
+        ("kg1-" + "z" * 20 + "5wc570x401", "names no kind of puzzle"),  # a seed past 2**64
     ],
 )
 def test_malformed_codes_are_refused_with_a_reason(text, words):

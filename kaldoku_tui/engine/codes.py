@@ -51,6 +51,9 @@ MAX_BODY = 200
 FINGERPRINT, CHECK = 2**15, 2**10
 """How many values the `kg` fingerprint and the `kp` check value can take."""
 
+MAX_SEED = 2**64
+"""Seeds at or above this have no seed code (generate's own are below 2**31)."""
+
 FIELD = 8
 """The base of the size, operator-set and level fields: room for kinds added later."""
 
@@ -69,7 +72,7 @@ def share_code(puzzle: Puzzle) -> str:
     The puzzle form needs a solution; one is found when the puzzle carries none."""
     seed, ops, level = puzzle.meta.get("seed"), puzzle.meta.get("ops"), puzzle.meta.get("difficulty")
     if (
-        isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed < 2**64
+        isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed < MAX_SEED
         and ops in OP_SETS and (level is None or level in levels_for(puzzle.size))
     ):
         return _seed_code(puzzle, seed, ops, level)
@@ -105,7 +108,7 @@ def read_code(text: str) -> Puzzle:
             raise PuzzleError(
                 f"share code {_short(shown)} comes from {newer} kaldoku whose generator makes other "
                 f"puzzles (edition {version}; this one is {GENERATOR_EDITION}): ask for the puzzle's "
-                "kp code or Keen ID instead"
+                "Keen ID or file instead"
             )
         return _read_seed_code(number, shown)
     if form == "p":
@@ -137,7 +140,7 @@ def _read_seed_code(number: int, shown: str) -> Puzzle:
     ops_index, level_index = digits.take(FIELD), digits.take(FIELD)
     mark = digits.take(FINGERPRINT)
     seed = digits.rest
-    if size not in SIZES or ops_index >= len(OP_SETS) or level_index > len(LEVELS):
+    if size not in SIZES or ops_index >= len(OP_SETS) or level_index > len(LEVELS) or seed >= MAX_SEED:
         raise PuzzleError(f"share code {_short(shown)} names no kind of puzzle kaldoku makes")
     level = LEVELS[level_index - 1] if level_index else None
     try:
