@@ -11,7 +11,7 @@ from kaldoku_tui.engine.kinds import DEFAULT_KIND, GameKind
 from kaldoku_tui.engine.formats import puzzle_to_dict
 from kaldoku_tui.engine.generator import Stopped, generate
 from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError
-from kaldoku_tui.engine.steps import LEVELS
+from kaldoku_tui.engine.kinds import LEVELS
 from kaldoku_tui.engine.techniques import grade
 from kaldoku_tui.storage import BANK_FILE, Store
 
