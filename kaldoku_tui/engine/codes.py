@@ -42,7 +42,7 @@ READ_AS = {"i": "1", "l": "1", "o": "0"}
 CODE = re.compile(r"k([a-z])(\d{1,3})-([0-9a-z]+)", re.ASCII | re.IGNORECASE)
 """A share code: `k`, its form, its version, a dash and the body."""
 
-CODE_START = re.compile(r"k[a-z]\d+-", re.ASCII | re.IGNORECASE)
+CODE_START = re.compile(r"k[gp]\d+-", re.ASCII | re.IGNORECASE)
 """What makes a text meant as a share code, well formed or not."""
 
 MAX_BODY = 200
