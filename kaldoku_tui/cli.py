@@ -8,7 +8,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
+from datetime import date
 from typing import NoReturn, Sequence
 
 from kaldoku_tui import __version__
@@ -16,7 +18,7 @@ from kaldoku_tui.engine.kinds import LEVELS, MAX_SIZE, MIN_SIZE, OP_SETS
 from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError
 
 EXIT_OK, EXIT_NOT_UNIQUE, EXIT_BAD_INPUT = 0, 1, 2
-COMMANDS = ("generate", "solve", "check", "grade", "stats")
+COMMANDS = ("generate", "solve", "check", "grade", "daily", "print", "stats")
 
 
 class UsageError(Exception):
@@ -60,37 +62,54 @@ def _count(text: str) -> int:
     return count
 
 
-def game_parser() -> argparse.ArgumentParser:
-    """The options of a plain `kaldoku`, which opens the game."""
-    parser = _Parser(
-        prog="kaldoku",
-        description="KenKen in the terminal. With no arguments, resume the game in "
-        "progress or start a new one.",
-        epilog="Other commands: kaldoku generate | solve | check | grade (each has --help).",
-    )
-    parser.add_argument(
-        "puzzle", nargs="?", metavar="PUZZLE",
-        help="a puzzle to play: a JSON file or a Keen game ID such as 4:aa_a__a__a_a__a_a,d2m12s1a5s1m4d2a5",
-    )
-    parser.add_argument("--size", type=_size, help=f"start a new {MIN_SIZE}..{MAX_SIZE} puzzle")
-    parser.add_argument("--seed", type=_seed, help="seed of the new puzzle (with --size)")
-    parser.add_argument("--ops", choices=tuple(OP_SETS), default=None, help="operations of a new puzzle")
-    parser.add_argument("--difficulty", choices=LEVELS, default=None, help="level of a new puzzle")
+def _date(text: str) -> date:
+    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+        raise argparse.ArgumentTypeError(f"date must be YYYY-MM-DD, not {text!r}")
+    try:
+        return date.fromisoformat(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"date {text}: {exc}") from None
+
+
+def _add_display_options(parser: argparse.ArgumentParser) -> None:
+    """The options that say how the game is shown, shared by `kaldoku` and `kaldoku daily`."""
     parser.add_argument("--ascii", action="store_true", help="draw with ASCII characters only")
     parser.add_argument(
         "--colors", choices=("auto", "truecolor", "256", "16", "none"), default="auto",
         help="force the colour depth (COLORTERM is seldom forwarded over SSH)",
     )
     parser.add_argument("--data-dir", metavar="DIR", help="where saves and stats live (or KALDOKU_HOME)")
+
+
+def game_parser() -> argparse.ArgumentParser:
+    """The options of a plain `kaldoku`, which opens the game."""
+    parser = _Parser(
+        prog="kaldoku",
+        description="KenKen in the terminal. With no arguments, resume the game in "
+        "progress or start a new one.",
+        epilog="Other commands: kaldoku daily | generate | solve | check | grade | print "
+        "(each has --help).",
+    )
+    parser.add_argument(
+        "puzzle", nargs="?", metavar="PUZZLE",
+        help="a puzzle to play: a file, a share code (kg1-… or kp1-…), or a Keen game ID "
+        "such as 4:aa_a__a__a_a__a_a,d2m12s1a5s1m4d2a5",
+    )
+    parser.add_argument("--size", type=_size, help=f"start a new {MIN_SIZE}..{MAX_SIZE} puzzle")
+    parser.add_argument("--seed", type=_seed, help="seed of the new puzzle (with --size)")
+    parser.add_argument("--ops", choices=tuple(OP_SETS), default=None, help="operations of a new puzzle")
+    parser.add_argument("--difficulty", choices=LEVELS, default=None, help="level of a new puzzle")
+    _add_display_options(parser)
     parser.add_argument("--version", action="version", version=f"kaldoku {__version__}")
     return parser
 
 
 def command_parser() -> argparse.ArgumentParser:
     """The parser of the puzzle commands."""
-    parser = _Parser(prog="kaldoku", description="Generate, solve, check and grade KenKen puzzles.")
+    parser = _Parser(prog="kaldoku", description="Generate, solve, check, grade and print KenKen puzzles; the daily puzzle.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    puzzle_help = "a JSON or JSON Lines file, - or nothing for standard input, or a Keen game ID"
+    puzzle_help = ("a JSON or JSON Lines file, - or nothing for standard input, a Keen game ID "
+                   "or a share code")
 
     gen = sub.add_parser("generate", help="print new puzzles as JSON Lines")
     gen.add_argument("--size", type=_size, required=True, help=f"board size, {MIN_SIZE}..{MAX_SIZE}")
@@ -110,6 +129,21 @@ def command_parser() -> argparse.ArgumentParser:
     grade.add_argument("puzzle", nargs="?", metavar="PUZZLE", help=puzzle_help)
     grade.add_argument("--json", action="store_true", help="one JSON object a line per puzzle")
 
+    daily = sub.add_parser("daily", help="play today's puzzle (the UTC date), the same for everyone")
+    daily.add_argument("--date", type=_date, help="another day's puzzle, YYYY-MM-DD")
+    daily.add_argument("--json", action="store_true", help="print the puzzle as JSON instead of playing")
+    _add_display_options(daily)
+
+    printed = sub.add_parser("print", help="printable grids on standard output, or a PDF booklet")
+    printed.add_argument("puzzles", nargs="*", metavar="PUZZLE",
+                         help=puzzle_help.replace("a JSON", "each a JSON"))
+    printed.add_argument("--solution", action="store_true", help="the answers too, after the puzzles")
+    printed.add_argument("--ascii", action="store_true", help="draw with ASCII characters only")
+    printed.add_argument("--pdf", metavar="FILE", help="write a PDF booklet, answers at the back")
+    printed.add_argument("--daily", action="store_true", help="the daily puzzle (with --days, several)")
+    printed.add_argument("--days", type=_count, help="with --daily: how many days from the first")
+    printed.add_argument("--date", type=_date, help="with --daily: the first day (default today, UTC)")
+
     stats = sub.add_parser("stats", help="print the player's records per kind of game")
     stats.add_argument("--json", action="store_true", help="as one JSON object")
     stats.add_argument("--data-dir", metavar="DIR", help="where the games are kept")
@@ -117,7 +151,9 @@ def command_parser() -> argparse.ArgumentParser:
 
 
 def read_puzzle_arg(arg: str | None) -> list[Puzzle]:
-    """The puzzles named by a PUZZLE argument: a file, `-`/None for stdin, or a Keen ID."""
+    """The puzzles named by a PUZZLE argument: a file, `-`/None for stdin, a Keen ID or
+    a share code."""
+    from kaldoku_tui.engine.codes import is_code, read_code
     from kaldoku_tui.engine.formats import KEEN_ID, KEEN_SEED, read_puzzles
 
     if arg is None or arg == "-":
@@ -129,6 +165,8 @@ def read_puzzle_arg(arg: str | None) -> list[Puzzle]:
         except (OSError, UnicodeDecodeError) as exc:
             raise UsageError(f"cannot read {arg}: {getattr(exc, 'strerror', None) or exc}") from None
         source = arg
+    elif is_code(arg):
+        return [read_code(arg)]
     elif KEEN_ID.fullmatch(arg.strip()) or KEEN_SEED.fullmatch(arg.strip()):
         text, source = arg, None  # a seed, too, so that the reader says what to give instead
     else:
@@ -211,6 +249,56 @@ def cmd_grade(args: argparse.Namespace) -> int:
     return status
 
 
+def cmd_daily(args: argparse.Namespace) -> int:
+    from kaldoku_tui.engine.codes import share_code
+    from kaldoku_tui.engine.daily import daily_kind, daily_puzzle, utc_day
+
+    day = args.date or utc_day()
+    if args.json:
+        from kaldoku_tui.engine.formats import to_json_line
+
+        print(to_json_line(daily_puzzle(day)))
+        return EXIT_OK
+    if sys.stderr.isatty():
+        print(f"Making the daily puzzle of {day}, {daily_kind(day).describe()}…", file=sys.stderr, flush=True)
+    game = game_parser().parse_args([])
+    game.puzzle = share_code(daily_puzzle(day))  # read back from the generator's cache
+    game.ascii, game.colors, game.data_dir = args.ascii, args.colors, args.data_dir
+    from kaldoku_tui.app import run
+
+    return run(game)
+
+
+def cmd_print(args: argparse.Namespace) -> int:
+    from kaldoku_tui.printing import sheet, sheets_text, write_booklet
+
+    if (args.days or args.date) and not args.daily:
+        raise UsageError("--days and --date go with --daily")
+    puzzles = [p for arg in args.puzzles for p in read_puzzle_arg(arg)]
+    if not args.puzzles and not args.daily:
+        puzzles = read_puzzle_arg(None)
+    sheets = [sheet(p, f"Puzzle {i}") for i, p in enumerate(puzzles, 1)]
+    if args.daily:
+        from datetime import timedelta
+
+        from kaldoku_tui.engine.daily import daily_puzzle, utc_day
+
+        first = args.date or utc_day()
+        days = [first + timedelta(days=k) for k in range(args.days or 1)]
+        with _progress(len(days)) as advance:
+            for day in days:
+                sheets.append(sheet(daily_puzzle(day), f"{day:%A} {day}"))
+                advance()
+    if args.pdf:
+        try:
+            write_booklet(sheets, args.pdf)
+        except OSError as exc:
+            raise UsageError(f"cannot write {args.pdf}: {exc.strerror or exc}") from None
+        return EXIT_OK
+    print(sheets_text(sheets, answers=args.solution, ascii=args.ascii), end="")
+    return EXIT_OK
+
+
 def _how_many(found: list) -> str:
     """What the solutions found (up to two) say about a puzzle."""
     return {0: "no solution", 1: "unique"}.get(len(found), "more than one solution")
@@ -269,8 +357,11 @@ def cmd_stats(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-HANDLERS = {"generate": cmd_generate, "solve": cmd_solve, "check": cmd_check, "grade": cmd_grade,
-            "stats": cmd_stats}
+HANDLERS = {
+    "generate": cmd_generate, "solve": cmd_solve, "check": cmd_check, "grade": cmd_grade,
+    "daily": cmd_daily, "print": cmd_print,
+    "stats": cmd_stats,
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -11,7 +11,8 @@ from kaldoku_tui.engine.board import Board
 from kaldoku_tui.engine.puzzle import Cage, Puzzle, combine
 from kaldoku_tui.session import Session
 from kaldoku_tui.widgets import grid as grid_module
-from kaldoku_tui.widgets.grid import BOX, GRID_CSS, Frame, KenKenGrid, fit_layout
+from kaldoku_tui.frame import BOX, Frame
+from kaldoku_tui.widgets.grid import GRID_CSS, KenKenGrid, fit_layout
 
 SOLUTION = ((1, 2, 3, 4), (4, 1, 2, 3), (3, 4, 1, 2), (2, 3, 4, 1))
 
@@ -214,7 +215,6 @@ async def test_a_9x9_fits_80x24_with_header_footer_and_every_label():
 async def test_too_small_says_what_it_needs_and_reflows_on_resize():
     app = GridApp(nine())
     async with app.run_test(size=(40, 12)) as pilot:
-        grid = app.query_one(KenKenGrid)
         text = "\n".join(screen_lines(app))
         assert "Terminal too small" in text
         assert "need 37×21, have 40×12" in text, "9 cells of 3 columns + 10 lines; 19 rows + header, footer"

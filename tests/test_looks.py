@@ -8,7 +8,6 @@ from textual.app import App
 from textual.geometry import Region
 
 from kaldoku_tui.app import KaldokuApp
-from kaldoku_tui.engine.board import Board
 from kaldoku_tui.screens.dialogs import ConfirmDialog, NewGameDialog, Palette
 from kaldoku_tui.screens.game import GameScreen
 from kaldoku_tui.screens.help import HelpScreen, key_table

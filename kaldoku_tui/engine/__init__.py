@@ -1,4 +1,5 @@
-"""KenKen without a screen: model, formats, checker, solvers, generator and the player's board.
+"""KenKen without a screen: model, formats, share codes, checker, solvers, generator, the
+daily puzzle and the player's board.
 
     >>> from kaldoku_tui.engine import generate, solve, grade, to_keen
     >>> puzzle = generate(6, seed=7, level="hard")
@@ -36,6 +37,9 @@ from kaldoku_tui.engine.kinds import LEVELS, GameKind
 from kaldoku_tui.engine.steps import Step
 from kaldoku_tui.engine.techniques import Grade, HumanSolve, grade, human_solve, next_step
 from kaldoku_tui.engine.generator import generate
+from kaldoku_tui.engine.codes import read_code, share_code
+from kaldoku_tui.engine.daily import Streaks, daily_puzzle, result_line, streaks, utc_day
+from kaldoku_tui.engine.pieces import read_pieces
 from kaldoku_tui.engine.board import Board
 
 __all__ = [
@@ -51,12 +55,14 @@ __all__ = [
     "Puzzle",
     "PuzzleError",
     "Step",
+    "Streaks",
     "can_fill",
     "cage_states",
     "candidates",
     "cell_name",
     "combine",
     "count_solutions",
+    "daily_puzzle",
     "duplicates",
     "empty_grid",
     "fillings",
@@ -68,10 +74,16 @@ __all__ = [
     "next_step",
     "puzzle_from_dict",
     "puzzle_to_dict",
+    "read_code",
     "read_json",
     "read_keen",
+    "read_pieces",
     "read_puzzles",
+    "result_line",
+    "share_code",
     "solve",
+    "streaks",
     "to_json_line",
     "to_keen",
+    "utc_day",
 ]

@@ -291,14 +291,18 @@ def _compress(tokens: list[str]) -> str:
 
 
 def read_puzzles(text: str) -> list[Puzzle]:
-    """Every puzzle in `text`: JSON (one object, JSON Lines or an array), or Keen game IDs
-    one a line."""
+    """Every puzzle in `text`: JSON (one object, JSON Lines or an array), Keen game IDs
+    one a line, or one original Kaldoku piece string (see pieces.py)."""
     text = text.lstrip("\ufeff")  # the byte-order mark some editors write
     stripped = text.strip()
     if not stripped:
         return []
     if stripped[0] in "{[":
         return read_json(text)
+    from kaldoku_tui.engine.pieces import is_piece_string, read_pieces  # pieces imports this module
+
+    if is_piece_string(text):
+        return [read_pieces(text)]
     lines = [(n, line.strip()) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
     where = "line {}: " if len(lines) > 1 else ""
     puzzles = []

@@ -1,0 +1,110 @@
+"""The daily puzzle: one a day for everyone, made from the date with no server.
+
+The day is the UTC date, so every player has the same day at the same moment. The
+date gives a seed (a hash, the same in every process and on every machine) and the
+weekday a kind of game, easier early in the week; `generate` with that seed gives the
+puzzle, so everyone on the same kaldoku (the same generator edition) gets the same one.
+
+    Monday     4×4 normal        Friday     8×8 hard
+    Tuesday    5×5 normal        Saturday   9×9 extreme
+    Wednesday  6×6 hard          Sunday     9×9 hard
+    Thursday   7×7 hard
+
+Every day uses all four operations.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta, timezone
+from hashlib import blake2b
+from typing import Iterable
+
+from kaldoku_tui.engine.kinds import GameKind
+from kaldoku_tui.engine.puzzle import Puzzle
+
+SCHEDULE = (
+    GameKind(4, "all", "normal"),
+    GameKind(5, "all", "normal"),
+    GameKind(6, "all", "hard"),
+    GameKind(7, "all", "hard"),
+    GameKind(8, "all", "hard"),
+    GameKind(9, "all", "extreme"),
+    GameKind(9, "all", "hard"),
+)
+"""The kind of each weekday's puzzle, Monday first (as `date.weekday()` counts)."""
+
+
+def utc_day(moment: datetime | None = None) -> date:
+    """The UTC date of `moment` (now when None); a naive moment is taken as UTC."""
+    if moment is None:
+        return datetime.now(timezone.utc).date()
+    if moment.tzinfo is None:
+        return moment.date()
+    return moment.astimezone(timezone.utc).date()
+
+
+def daily_kind(day: date) -> GameKind:
+    """The size, operations and level of `day`'s puzzle."""
+    return SCHEDULE[day.weekday()]
+
+
+def daily_seed(day: date) -> int:
+    """The seed of `day`'s puzzle: a hash of the date, below 2**31 like other seeds."""
+    digest = blake2b(f"kaldoku daily {day.isoformat()}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") % 2**31
+
+
+def daily_puzzle(day: date) -> Puzzle:
+    """`day`'s puzzle; its meta says which day (`daily`) besides seed, ops and level."""
+    from kaldoku_tui.engine.codes import regenerate  # kept there for the share code's reading
+
+    kind = daily_kind(day)
+    puzzle = regenerate(kind.size, daily_seed(day), kind.ops, kind.level)
+    return Puzzle(puzzle.size, puzzle.cages, puzzle.solution, {**puzzle.meta, "daily": day.isoformat()})
+
+
+def result_line(day: date, clock: str, help_used: int, streak: int | None = None) -> str:
+    """The line a player shares when `day`'s puzzle is solved, with no spoiler:
+    `kaldoku daily 2026-11-23 · 6×6 hard · 4:12 · no help · streak 5`.
+
+    `clock` is the time as the game's clock shows it; `help_used` counts checks,
+    reveals and hints; `streak` is left out when None."""
+    kind = daily_kind(day)
+    words = [
+        f"kaldoku daily {day.isoformat()}",
+        f"{kind.size}×{kind.size} {kind.level}",
+        clock,
+        "no help" if help_used == 0 else "with help",
+    ]
+    if streak is not None:
+        words.append(f"streak {streak}")
+    return " · ".join(words)
+
+
+@dataclass(frozen=True)
+class Streaks:
+    """Days in a row with the daily puzzle solved: the run still going, and the longest."""
+
+    current: int
+    longest: int
+
+
+def streaks(solved: Iterable[date], today: date) -> Streaks:
+    """The streaks of a player who solved the daily puzzles of the days in `solved`.
+
+    The current streak ends today, or yesterday while today's puzzle is still open;
+    a day missed before that ends it. Days after `today` are not counted."""
+    days = {day for day in solved if day <= today}
+    longest = 0
+    for day in days:
+        if day - timedelta(days=1) not in days:
+            length = 1
+            while day + timedelta(days=length) in days:
+                length += 1
+            longest = max(longest, length)
+    end = today if today in days else today - timedelta(days=1)
+    current = 0
+    while end - timedelta(days=current) in days:
+        current += 1
+    return Streaks(current, longest)

@@ -1,0 +1,147 @@
+"""`kaldoku print`: text grids and PDF booklets, read back with pypdf."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+import pytest
+from conftest import EXAMPLE_ID, EXAMPLE_SOLUTION
+from pypdf import PdfReader
+
+from kaldoku_tui.cli import main
+from kaldoku_tui.engine.codes import share_code
+from kaldoku_tui.engine.daily import daily_puzzle
+from kaldoku_tui.engine.formats import read_keen
+from kaldoku_tui.engine.generator import generate
+from kaldoku_tui.printing import CELL_HEIGHT, MIN_CELL_WIDTH, grid_text, sheet, write_booklet
+
+
+def test_a_text_grid_has_heavy_walls_between_cages_and_light_lines_inside(example):
+    lines = grid_text(example).splitlines()
+    n, width = 4, MIN_CELL_WIDTH
+    assert len(lines) == n * (CELL_HEIGHT + 1) + 1
+    assert all(len(line) == n * (width + 1) + 1 for line in lines)
+    assert lines[0] == "┏" + "━" * width + "┯" + "━" * width + "┳" + "━" * width + "┯" + "━" * width + "┓"
+    # Row 1: the ÷2 cage (0,0)(0,1) then the ×12 cage (0,2)(0,3): light inside, heavy between.
+    assert lines[1] == "┃2÷     │       ┃12×    │       ┃"
+    # The −1 cage (1,0)(2,0) runs down: a light line across it under row 2.
+    below_row_2 = lines[2 * (CELL_HEIGHT + 1)]
+    assert below_row_2[1:1 + width] == "─" * width
+    # Blank cells: no digits anywhere but the clues.
+    assert not any(ch.isdigit() for k, line in enumerate(lines) if k % (CELL_HEIGHT + 1) != 1 for ch in line)
+
+
+def test_a_filled_grid_shows_the_solution_in_the_middle_line(example):
+    lines = grid_text(example, example.solution).splitlines()
+    for r, row in enumerate(EXAMPLE_SOLUTION):
+        middle = lines[r * (CELL_HEIGHT + 1) + 2]
+        assert [d for d in middle if d.isdigit()] == [str(d) for d in row]
+
+
+def test_ascii_grids_use_ascii_only(example):
+    text = grid_text(example, ascii=True)
+    assert text.isascii()
+    assert "|2/     :       |12x    :       |" in text.splitlines()
+
+
+def test_print_command_text_with_the_code_level_and_answers(capsys):
+    puzzle = generate(4, seed=5, level="normal")
+    code = share_code(puzzle)
+    assert main(["print", code, EXAMPLE_ID, "--solution"]) == 0
+    out = capsys.readouterr().out
+    assert f"Puzzle 1 · 4×4 normal · {code}" in out
+    assert f"Puzzle 2 · 4×4 easy · {share_code(read_keen(EXAMPLE_ID))}" in out
+    puzzles, answers = out.split("\nAnswers\n")
+    assert "Puzzle 1 · 4×4 normal" in answers and "Puzzle 2 · 4×4 easy" in answers
+    grid = answers.split("Puzzle 2 · 4×4 easy\n\n")[1].splitlines()
+    for r, row in enumerate(EXAMPLE_SOLUTION):
+        assert [d for d in grid[r * (CELL_HEIGHT + 1) + 2] if d.isdigit()] == [str(d) for d in row]
+    blank = puzzles.split("Puzzle 2 · 4×4 easy · ")[1].splitlines()[2:]
+    assert not any(ch.isdigit() for r in range(4) for ch in blank[r * (CELL_HEIGHT + 1) + 2])
+
+
+def test_print_ascii_and_standard_input(capsys, monkeypatch, puzzle_dir):
+    import io
+    import sys
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO((puzzle_dir / "three.jsonl").read_text()))
+    assert main(["print", "--ascii"]) == 0
+    out = capsys.readouterr().out
+    assert out.isascii()
+    assert [line.split(" - ")[0] for line in out.splitlines() if line.startswith("Puzzle")] == [
+        "Puzzle 1", "Puzzle 2", "Puzzle 3"]
+
+
+def test_a_puzzle_without_one_solution_says_so_and_has_no_answer(capsys, puzzle_dir):
+    files = [str(puzzle_dir / name) for name in ("no_solution.json", "two_solutions.json")]
+    assert main(["print", *files, "--solution"]) == 0
+    out = capsys.readouterr().out
+    assert "Puzzle 1 · 3×3 (no solution)\n" in out
+    assert "Puzzle 2 · " in out and "(more than one solution) · kp1-" in out
+    answers = out.split("\nAnswers\n")[1]
+    assert "Puzzle 1" not in answers and "Puzzle 2" in answers
+
+
+def pdf_pages(path) -> list[str]:
+    return [page.extract_text() for page in PdfReader(str(path)).pages]
+
+
+def test_a_booklet_has_six_puzzles_a_page_with_codes_and_the_answers_at_the_back(tmp_path):
+    puzzles = [generate(4 + k % 3, seed=k) for k in range(7)]
+    sheets = [sheet(p, f"Puzzle {k}") for k, p in enumerate(puzzles, 1)]
+    path = tmp_path / "book.pdf"
+    write_booklet(sheets, str(path))
+    pages = pdf_pages(path)
+    assert len(pages) == 3  # 6 + 1 puzzles, then 7 answers on one page
+    for s in sheets[:6]:
+        assert s.title in pages[0] and s.code in pages[0] and s.kind in pages[0]
+    assert sheets[6].code in pages[1]
+    assert pages[2].startswith("Answers")
+    assert all(s.title in pages[2] for s in sheets)
+    # The answer grids hold every digit of every solution.
+    digits = sum(p.size ** 2 for p in puzzles)
+    assert sum(ch.isdigit() for ch in pages[2]) >= digits
+
+
+def test_print_daily_days_pdf_makes_the_booklet_of_those_days(tmp_path, capsys):
+    path = tmp_path / "days.pdf"
+    assert main(["print", "--daily", "--days", "3", "--date", "2026-11-23", "--pdf", str(path)]) == 0
+    assert capsys.readouterr().out == ""
+    pages = pdf_pages(path)
+    assert len(pages) == 2
+    for k, name in enumerate(("Monday", "Tuesday", "Wednesday")):
+        day = date(2026, 11, 23) + timedelta(days=k)
+        assert f"{name} {day}" in pages[0]
+        assert share_code(daily_puzzle(day)) in pages[0]
+    assert "4×4 normal" in pages[0] and "6×6 hard" in pages[0]
+
+
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["print", "--days", "3"], "--days and --date go with --daily"),
+        (["print", "kp1-0"], "fails its check"),
+        (["print", EXAMPLE_ID, "--pdf", "/no/such/dir/book.pdf"], "cannot write /no/such/dir/book.pdf"),
+        (["print", "--daily", "--days", "0"], "count must be at least 1"),
+    ],
+)
+def test_bad_print_input_is_one_line_and_status_2(capsys, argv, words):
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and words in err
+
+
+def test_print_and_daily_json_import_neither_textual_nor_rich(tmp_path):
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from kaldoku_tui.cli import main; "
+        f"main(['print', {EXAMPLE_ID!r}, '--solution']); "
+        f"main(['print', {EXAMPLE_ID!r}, '--pdf', {str(tmp_path / 'a.pdf')!r}]); "
+        "main(['daily', '--json', '--date', '2026-11-23']); "
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'textual', 'rich'}))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "[]"
