@@ -100,6 +100,8 @@ def sample(before: int, samples: int, puzzle: Puzzle, directory: Path) -> tuple[
 class Kept:
     """A journal that keeps the records in a list (to be written in bulk)."""
 
+    taken = False
+
     def __init__(self) -> None:
         self.records: list[str] = []
 

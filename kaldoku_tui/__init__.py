@@ -1,3 +1,3 @@
 """kaldoku: a KenKen puzzle game for the terminal."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

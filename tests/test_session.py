@@ -25,6 +25,8 @@ class Ticker:
 class Journal:
     """Keeps what a session writes, as the store would."""
 
+    taken = False
+
     def __init__(self) -> None:
         self.records: list[dict] = []
         self.times: list[float] = []

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from kaldoku_tui import __version__
+
 from sshbox import (KALDOKU, KEEN_4, MOVES, MOVES_ON_SCREEN, SSHD, SSHServer, Terminal,
                     kaldoku_running, saved_board, moves_saved, wait_for)
 
@@ -50,7 +52,7 @@ def remote(home, *args):
 def test_kaldoku_runs_over_ssh(server, terminals, tmp_path):
     # The sleep keeps the pane alive: tmux keeps only part of a dead pane's screen.
     terminal = terminals(server.command(remote(tmp_path, "--version") + "; sleep 30"))
-    assert "kaldoku 0.1.0" in terminal.wait_for_text("kaldoku ")
+    assert f"kaldoku {__version__}" in terminal.wait_for_text("kaldoku ")
 
 
 def test_dropped_connection_then_a_second_login_resumes(server, terminals, tmp_path):

@@ -190,8 +190,9 @@ def test_a_second_kaldoku_takes_the_game_over_and_the_first_writes_no_more(tmp_p
     # The first, idle meanwhile (a lid closed over SSH), wakes: its clock save and its
     # moves are refused, and it is told once.
     notice = first.keep_time()
-    assert notice.startswith("Another kaldoku has taken this game over")
-    assert first.apply(place((3, 3), 4)).message is None
+    assert notice.startswith("This game is being played in another kaldoku now")
+    update = first.apply(place((3, 3), 4))
+    assert update.message == notice and first.board.digit((3, 3)) == 0, "refused"
     assert first.keep_time() is None
     kept = saved_session(tmp_path)
     assert kept.board.view() == second.board.view()
@@ -420,11 +421,25 @@ def test_a_ghost_kaldoku_never_overwrites_the_game_played_elsewhere(tmp_path):
             assert wait_for(player.dead)
         finally:
             player.close()
-        ghost.press("4")  # the ghost wakes: refused, and told
-        ghost.wait_for_text("Another kaldoku has taken this game over")
+        ghost.press("4")  # the ghost wakes: its move is taken back, and it is told
+        ghost.wait_for_text("This game is being played in another kaldoku now")
+        ghost.press("l", "3")
+        assert "   3   " not in ghost.screen().splitlines()[5], "and it takes no more moves"
         ghost.press("q")
         assert wait_for(ghost.dead)
     finally:
         ghost.close()
     assert moves_saved(home), saved_board(home)
     assert saved_board(home)["digits"][0][:2] == [1, 2]
+
+
+def test_the_move_that_finds_the_game_taken_is_taken_back(tmp_path, example4):
+    first = play(Store(tmp_path), example4, place((0, 0), 1))
+    other = Store(tmp_path)
+    saved = next(other.open_games())
+    other.take(saved)
+    update = first.apply(place((1, 1), 1))
+    assert update.board and update.message.startswith("This game is being played in another")
+    assert first.board.digit((1, 1)) == 0 and first.board.digit((0, 0)) == 1
+    assert first.apply(Move("undo")).message == update.message
+    assert saved_session(tmp_path).board.digit((1, 1)) == 0

@@ -125,6 +125,9 @@ class Update:
 class Journal(Protocol):
     """Where a session writes its moves as they are made (the store, or nothing)."""
 
+    taken: bool
+    """Another kaldoku has taken the game over: this session may make no more moves."""
+
     def append(self, record: Mapping[str, Any], elapsed: float) -> str | None:
         """Keep one move; a one-line notice when saving stops or resumes, else None."""
 
@@ -137,6 +140,8 @@ class Journal(Protocol):
 
 class NoJournal:
     """A journal that keeps nothing (a game played without saving, or a replay)."""
+
+    taken = False
 
     def append(self, record: Mapping[str, Any], elapsed: float) -> str | None:
         return None
@@ -299,6 +304,8 @@ class Session:
         if self.over:
             return ("The puzzle is solved: g for a new game." if self.outcome == "won"
                     else "The game is over: g for a new game.")
+        if self.journal.taken:
+            return TAKEN
         if self.paused:
             return "Paused: p to go on."
         if self.covers:
@@ -335,6 +342,10 @@ class Session:
         stale = "" if self.hint.stage or self.hint.waiting else None
         self.hint = HintState(self.version)
         notice = self.log(move)
+        if self.journal.taken:
+            # Found out by this move's write: take it back, the game is played elsewhere.
+            self.board.redo() if move.kind == "undo" else self.board.undo()
+            return Update(True, notice)
         message = {"restart": "Restarted (u undoes it).", "reveal": "Solution revealed. g: new game"}
         if move.kind == "reveal":
             self.help["reveals"] += 1
@@ -475,6 +486,8 @@ class Session:
             self.help["hints"] += 1
         self.paused = kind == "pause"
 
+
+TAKEN = "This game is being played in another kaldoku now: g for a new game, q to quit."
 
 NO_CHANGE = {
     "undo": "Nothing to undo.",

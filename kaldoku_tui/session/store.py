@@ -34,6 +34,7 @@ from typing import Any, Callable, Iterator, Mapping
 from kaldoku_tui.engine.formats import puzzle_from_dict, puzzle_to_dict
 from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError
+from kaldoku_tui.session.game import TAKEN
 
 DB_FILE = "kaldoku.db"
 SCHEMA_VERSION = 1
@@ -503,8 +504,7 @@ class GameJournal:
         except TakenOver:
             self.taken = True
             self.pending.clear()
-            return ("Another kaldoku has taken this game over: it is no longer saved here. "
-                    "g: new game, q: quit.")
+            return TAKEN
         return notice
 
 
