@@ -27,6 +27,7 @@ from kaldoku_tui.screens.help import grid_bindings
 from kaldoku_tui.session.game import MoveError, Session
 from kaldoku_tui.session.settings import Settings
 from kaldoku_tui.session.store import Store
+from kaldoku_tui.terminal_input import INPUT_DRIVER
 from kaldoku_tui.widgets.grid import GRID_CSS
 
 APP_CSS = Path(__file__).parent / "assets" / "app.tcss"
@@ -58,7 +59,7 @@ class KaldokuApp(App):
         notice: str | None = None,
         now: Callable[[], float] = time.monotonic,
     ) -> None:
-        super().__init__()
+        super().__init__(driver_class=INPUT_DRIVER)
         self.theme = theme
         self.ascii = ascii
         self.set_class(ascii, "-ascii")
