@@ -1,12 +1,16 @@
 """Hostile bytes from the terminal: no byte a player (or a program in their terminal)
 sends may end the game. The reading layer is fuzzed here; the installed `kaldoku` gets
-the real bytes on a pseudo-terminal (tmux) too."""
+the real bytes on a pseudo-terminal (tmux) too. And the other way: nothing from a file
+or an argument reaches the terminal with its control characters, or at any length."""
 
 from __future__ import annotations
 
+import contextlib
+import io
+import json
 import re
 import shutil
-import sys
+import unicodedata
 from unittest import mock
 
 import pytest
@@ -15,6 +19,13 @@ from hypothesis import strategies as st
 from textual import events
 from textual._xterm_parser import XTermParser
 
+from kaldoku_tui.app import KaldokuApp
+from kaldoku_tui.bank import Bank
+from kaldoku_tui.cli import ERROR_LIMIT, main
+from kaldoku_tui.engine.board import Board
+from kaldoku_tui.engine.kinds import GameKind
+from kaldoku_tui.engine.puzzle import Puzzle
+from kaldoku_tui.terminal import shown
 from kaldoku_tui.terminal_input import TerminalInput
 
 from conftest import EXAMPLE_ID, EXAMPLE_SOLUTION
@@ -156,3 +167,99 @@ def test_the_game_survives_every_hostile_input_on_a_real_terminal(tmp_path):
         assert status == "0", terminal.screen()
     finally:
         terminal.close()
+
+
+# What reaches the terminal.
+
+ESCAPES = "\x1b]0;PWNED\x07\x1b[2J"
+"""Renamed the terminal's window and cleared the screen when printed raw."""
+HUGE = "9" * 4400
+"""More digits than Python reads (4,300): int() fails with a message as long."""
+
+
+def printable(text: str) -> bool:
+    """Whether a terminal would only print `text`: no control, format or separator
+    characters, no lone surrogates."""
+    return not any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Zl", "Zp") for ch in text)
+
+
+def test_shown_makes_controls_visible_and_cuts_long_values():
+    assert shown(ESCAPES) == "\\x1b]0;PWNED\\x07\\x1b[2J"
+    assert shown("a\nb\u202ec\ud800") == "a\\x0ab\\u202ec\\ud800"
+    assert shown("6×6 · +−×÷ · hard…") == "6×6 · +−×÷ · hard…"
+    assert shown(HUGE, 10) == "9" * 9 + "…"
+    assert shown("\x1b" * 5, 6) == "\\x1b\\…"
+    assert shown("short", 10) == "short"
+
+
+def error_of(*argv: str) -> tuple[int, str]:
+    """The exit status and what `kaldoku argv` writes on stderr."""
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        status = main(list(argv))
+    return status, err.getvalue()
+
+
+def assert_one_clean_line(status: int, err: str) -> None:
+    assert status == 2, err
+    assert err.startswith("kaldoku: error: ") and err.endswith("\n")
+    line = err[:-1]
+    assert printable(line), line
+    assert len(line) <= len("kaldoku: error: ") + ERROR_LIMIT
+
+
+@pytest.mark.parametrize("argv", [
+    ["check", "no-such-file" + ESCAPES],
+    ["check", "no-such\nfile\r\u202e"],
+    ["--ops", "all\n" + ESCAPES],
+    ["--difficulty", ESCAPES],
+    ["check", "x", ESCAPES],  # argparse quotes unrecognised arguments as they came
+    ["--size", HUGE],
+    ["--seed", HUGE],
+    ["generate", "--size", "4", "--count", HUGE],
+    ["check", HUGE + ":aa_a"],
+    ["check", "4:" + HUGE],
+])
+def test_hostile_arguments_give_one_clean_error_line(argv):
+    assert_one_clean_line(*error_of(*argv))
+
+
+def test_a_number_too_long_to_read_says_so():
+    status, err = error_of("--size", HUGE)
+    assert err == "kaldoku: error: argument --size: size is far too large (4400 digits)\n"
+    status, err = error_of("--seed", "x" + HUGE)
+    assert "seed must be a whole number" in err and len(err) < 400
+
+
+def test_a_puzzle_file_with_escapes_in_its_text_gives_a_clean_error(tmp_path, example):
+    data = {"size": 4, "cages": [{"cells": [[0, 0]], "op": ESCAPES, "target": 1}],
+            ESCAPES: ESCAPES}
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(data))
+    assert_one_clean_line(*error_of("check", str(path)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=60) | st.sampled_from([ESCAPES, HUGE]))
+def test_no_argument_reaches_the_terminal_raw(text):
+    for argv in (["check", "/no/such/dir/" + text], ["check", "x", "y" + text],
+                 ["generate", "--count", text + "x", "--size", "4"], ["--difficulty", text + "x"]):
+        assert_one_clean_line(*error_of(*argv))
+
+
+def test_an_unknown_level_in_a_puzzle_file_is_never_shown_nor_counted(example):
+    for level in (ESCAPES, "x" * 5000, "fiendish"):
+        kind = GameKind.of(Puzzle(4, example.cages, example.solution, {"difficulty": level}))
+        assert kind.describe() == "4×4 · +−×÷" and kind.key == "4/all/any"
+        assert not kind.offered  # the bank still refuses such a puzzle
+    assert GameKind(4, "all", "hard").describe() == "4×4 · +−×÷ · hard"
+
+
+async def test_the_title_shows_no_escapes_from_a_puzzle_file(example, tmp_path):
+    from kaldoku_tui.storage import Store
+
+    puzzle = Puzzle(4, example.cages, example.solution, {"difficulty": ESCAPES, "ops": ESCAPES})
+    app = KaldokuApp(Board(puzzle), store=Store(tmp_path), bank=Bank(depth=0))
+    async with app.run_test(size=(80, 24)):
+        title = app.game.title_bar.text
+        assert title.startswith("kaldoku — 4×4 · +−×÷ · 0:0"), title
