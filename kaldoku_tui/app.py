@@ -262,13 +262,13 @@ def resume(store: Store, now: Callable[[], float], settings: Settings,
 
 def run(args: argparse.Namespace) -> int:
     """Play `kaldoku`; returns the exit status. The time played is saved on the way out."""
-    from kaldoku_tui.terminal import exit_on_signals
+    from kaldoku_tui.terminal import exit_on_signals, leave_promptly, run_until_quit
 
     app = build_app(args)
     exit_on_signals(app)
     try:
-        app.run()
+        run_until_quit(app)
     finally:
         app.game.session.keep_time()
         app.store.close()
-    return app.return_code or 0
+    return leave_promptly(app.return_code or 0)

@@ -150,3 +150,35 @@ def exit_on_signals(app, grace: float = 3.0) -> None:
 
     for signum in (signal.SIGHUP, signal.SIGTERM):
         signal.signal(signum, handle)
+
+
+def run_until_quit(app) -> None:
+    """Run `app` until it exits, without waiting for its thread workers: asyncio.run
+    waits for every thread of its loop, so a worker stuck in a long engine call (a hint
+    search, a puzzle that cannot be made) kept the process alive after `q`."""
+    import asyncio
+
+    loop = asyncio.new_event_loop()
+    try:
+        app.run(loop=loop)
+    finally:
+        loop.close()  # lets the workers' threads go without waiting for them
+
+
+def leave_promptly(status: int, grace: float = 0.25) -> int:
+    """`status`, once other threads have ended; if one is still at work `grace` seconds
+    on (nothing can interrupt a worker in the engine, and Python would wait for it at
+    exit), end the process now with `status`. Call last, once the game is saved."""
+    import threading
+    import time
+
+    deadline = time.monotonic() + grace
+    main = threading.main_thread()
+    for thread in threading.enumerate():
+        if thread is not main and not thread.daemon:
+            thread.join(max(0.0, deadline - time.monotonic()))
+            if thread.is_alive():
+                sys.stdout.flush()
+                sys.stderr.flush()
+                os._exit(status)
+    return status

@@ -10,6 +10,7 @@ import io
 import json
 import re
 import shutil
+import sys
 import unicodedata
 from unittest import mock
 
@@ -263,3 +264,50 @@ async def test_the_title_shows_no_escapes_from_a_puzzle_file(example, tmp_path):
     async with app.run_test(size=(80, 24)):
         title = app.game.title_bar.text
         assert title.startswith("kaldoku — 4×4 · +−×÷ · 0:0"), title
+
+
+# Quitting while a worker is stuck in the engine.
+
+STUCK_APP = """
+import sys, time
+from pathlib import Path
+from textual import work
+from textual.app import App
+from kaldoku_tui.terminal import leave_promptly, run_until_quit
+
+marks = Path(sys.argv[1])
+
+class Stuck(App):
+    BINDINGS = [("q", "quit")]
+
+    def on_mount(self):
+        self.search()
+
+    @work(thread=True)
+    def search(self):
+        (marks / "working").touch()
+        time.sleep(300)  # an engine call nothing can interrupt
+
+app = Stuck()
+run_until_quit(app)
+(marks / "saved").touch()
+sys.exit(leave_promptly(7))
+"""
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux (.ci/run installs it)")
+def test_quitting_ends_the_process_while_a_worker_is_stuck(tmp_path):
+    """Textual's asyncio.run waited for the worker: the process outlived `q` by minutes."""
+    from sshbox import Terminal, wait_for
+
+    script = tmp_path / "stuck.py"
+    script.write_text(STUCK_APP)
+    terminal = Terminal([sys.executable, str(script), str(tmp_path)])
+    try:
+        assert wait_for((tmp_path / "working").exists), terminal.screen()
+        terminal.press("q")
+        assert wait_for(terminal.dead, timeout=20), "still running with its worker"
+        assert (tmp_path / "saved").exists(), "what comes after the app (saving) ran"
+        assert terminal.tmux("display-message", "-p", "-t", "t", "#{pane_dead_status}").strip() == "7"
+    finally:
+        terminal.close()
