@@ -20,16 +20,13 @@ from hypothesis import strategies as st
 from textual import events
 from textual._xterm_parser import XTermParser
 
-from kaldoku_tui.app import KaldokuApp
-from kaldoku_tui.bank import Bank
 from kaldoku_tui.cli import ERROR_LIMIT, main
-from kaldoku_tui.engine.board import Board
 from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.engine.puzzle import Puzzle
 from kaldoku_tui.terminal import shown
 from kaldoku_tui.terminal_input import TerminalInput
 
-from conftest import EXAMPLE_ID, EXAMPLE_SOLUTION
+from conftest import EXAMPLE_ID, EXAMPLE_SOLUTION, game_app
 
 CRASHES = {
     "C1 CSI byte": b"\x9b",
@@ -256,11 +253,9 @@ def test_an_unknown_level_in_a_puzzle_file_is_never_shown_nor_counted(example):
     assert GameKind(4, "all", "hard").describe() == "4×4 · +−×÷ · hard"
 
 
-async def test_the_title_shows_no_escapes_from_a_puzzle_file(example, tmp_path):
-    from kaldoku_tui.storage import Store
-
+async def test_the_title_shows_no_escapes_from_a_puzzle_file(example):
     puzzle = Puzzle(4, example.cages, example.solution, {"difficulty": ESCAPES, "ops": ESCAPES})
-    app = KaldokuApp(Board(puzzle), store=Store(tmp_path), bank=Bank(depth=0))
+    app = game_app(puzzle)
     async with app.run_test(size=(80, 24)):
         title = app.game.title_bar.text
         assert title.startswith("kaldoku — 4×4 · +−×÷ · 0:0"), title
