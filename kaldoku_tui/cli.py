@@ -347,7 +347,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
     except UnsafeDirectory as error:
         raise UsageError(str(error)) from None
     for notice in store.notices + import_legacy(store):
-        print(f"kaldoku: {notice}", file=sys.stderr)
+        print(f"kaldoku: {shown(notice, ERROR_LIMIT)}", file=sys.stderr)
     records = store.records()
     store.close()
     if args.json:
