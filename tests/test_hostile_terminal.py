@@ -264,6 +264,19 @@ def test_an_unknown_level_in_a_puzzle_file_is_never_shown_nor_counted(example):
     assert GameKind(4, "all", "hard").describe() == "4×4 · +−×÷ · hard"
 
 
+def test_a_printed_sheet_shows_no_escapes_from_a_puzzle_file(tmp_path, example):
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps({"size": 4, "solution": [list(row) for row in example.solution],
+                                "cages": [{"cells": [list(c) for c in cage.cells], "op": cage.op,
+                                           "target": cage.target} for cage in example.cages],
+                                "difficulty": ESCAPES}))
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["print", str(path)]) == 0
+    assert printable(out.getvalue().replace("\n", "").replace("\f", ""))
+    assert out.getvalue().startswith("Puzzle 1 · 4×4 easy · ")  # its level found, not claimed
+
+
 async def test_the_title_shows_no_escapes_from_a_puzzle_file(example):
     puzzle = Puzzle(4, example.cages, example.solution, {"difficulty": ESCAPES, "ops": ESCAPES})
     app = game_app(puzzle)
