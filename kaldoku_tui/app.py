@@ -27,6 +27,7 @@ from kaldoku_tui.screens.help import grid_bindings
 from kaldoku_tui.session.game import MoveError, Session
 from kaldoku_tui.session.settings import Settings
 from kaldoku_tui.session.store import Store
+from kaldoku_tui.terminal_input import INPUT_DRIVER
 from kaldoku_tui.widgets.grid import GRID_CSS
 
 APP_CSS = Path(__file__).parent / "assets" / "app.tcss"
@@ -58,7 +59,7 @@ class KaldokuApp(App):
         notice: str | None = None,
         now: Callable[[], float] = time.monotonic,
     ) -> None:
-        super().__init__()
+        super().__init__(driver_class=INPUT_DRIVER)
         self.theme = theme
         self.ascii = ascii
         self.set_class(ascii, "-ascii")
@@ -261,13 +262,13 @@ def resume(store: Store, now: Callable[[], float], settings: Settings,
 
 def run(args: argparse.Namespace) -> int:
     """Play `kaldoku`; returns the exit status. The time played is saved on the way out."""
-    from kaldoku_tui.terminal import exit_on_signals
+    from kaldoku_tui.terminal import exit_on_signals, leave_promptly, run_until_quit
 
     app = build_app(args)
     exit_on_signals(app)
     try:
-        app.run()
+        run_until_quit(app)
     finally:
         app.game.session.keep_time()
         app.store.close()
-    return app.return_code or 0
+    return leave_promptly(app.return_code or 0)

@@ -16,9 +16,12 @@ from typing import NoReturn, Sequence
 from kaldoku_tui import __version__
 from kaldoku_tui.engine.kinds import LEVELS, MAX_SIZE, MIN_SIZE, OP_SETS
 from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError
+from kaldoku_tui.terminal import shown
 
 EXIT_OK, EXIT_NOT_UNIQUE, EXIT_BAD_INPUT = 0, 1, 2
 COMMANDS = ("generate", "solve", "check", "grade", "daily", "print", "stats")
+ERROR_LIMIT = 300
+"""Characters of an error line at most: a value quoted in it is cut."""
 
 
 class UsageError(Exception):
@@ -32,31 +35,33 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
-def _size(text: str) -> int:
+def _whole_number(text: str, name: str) -> int:
+    """`text` as a whole number, for the option `name`."""
     try:
-        size = int(text)
+        return int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"size must be a whole number, not {text!r}") from None
+        digits = text.strip().lstrip("+-")
+        if digits.isdecimal():  # Python reads no more than 4,300 digits
+            raise argparse.ArgumentTypeError(f"{name} is far too large ({len(digits)} digits)") from None
+        raise argparse.ArgumentTypeError(f"{name} must be a whole number, not {text!r}") from None
+
+
+def _size(text: str) -> int:
+    size = _whole_number(text, "size")
     if not MIN_SIZE <= size <= MAX_SIZE:
         raise argparse.ArgumentTypeError(f"size must be {MIN_SIZE} to {MAX_SIZE}, not {size}")
     return size
 
 
 def _seed(text: str) -> int:
-    try:
-        seed = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"seed must be a whole number, not {text!r}") from None
+    seed = _whole_number(text, "seed")
     if seed < 0:
         raise argparse.ArgumentTypeError(f"seed must not be negative, not {seed}")
     return seed
 
 
 def _count(text: str) -> int:
-    try:
-        count = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"count must be a whole number, not {text!r}") from None
+    count = _whole_number(text, "count")
     if count < 1:
         raise argparse.ArgumentTypeError(f"count must be at least 1, not {count}")
     return count
@@ -342,7 +347,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
     except UnsafeDirectory as error:
         raise UsageError(str(error)) from None
     for notice in store.notices + import_legacy(store):
-        print(f"kaldoku: {notice}", file=sys.stderr)
+        print(f"kaldoku: {shown(notice, ERROR_LIMIT)}", file=sys.stderr)
     records = store.records()
     store.close()
     if args.json:
@@ -378,11 +383,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         from kaldoku_tui.app import run
 
         return run(args)
-    except UsageError as exc:
-        print(f"kaldoku: error: {exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except PuzzleError as exc:
-        print(f"kaldoku: error: {exc}", file=sys.stderr)
+    except (UsageError, PuzzleError) as exc:
+        # Arguments and files may hold escape sequences and huge values: shown, one line.
+        print(f"kaldoku: error: {shown(str(exc), ERROR_LIMIT)}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         return 130

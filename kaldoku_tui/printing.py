@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
+from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.engine.puzzle import Grid, Puzzle
 from kaldoku_tui.frame import Frame
 
@@ -51,12 +52,12 @@ def sheet(puzzle: Puzzle, title: str) -> Sheet:
     from kaldoku_tui.engine.techniques import grade
 
     found = [puzzle.solution] if puzzle.solution else solve(puzzle, limit=2)
-    level = puzzle.meta.get("difficulty")
-    if not isinstance(level, str) and len(found) == 1:
+    level = GameKind.of(puzzle).known_level  # a file may claim any text: an escape sequence
+    if level is None and len(found) == 1:
         level = grade(puzzle).level
     if found and puzzle.solution is None:
         puzzle = puzzle.with_solution(found[0])
-    kind = f"{puzzle.size}×{puzzle.size}" + (f" {level}" if isinstance(level, str) else "")
+    kind = f"{puzzle.size}×{puzzle.size}" + (f" {level}" if level else "")
     if len(found) != 1:
         kind += " (more than one solution)" if found else " (no solution)"
     return Sheet(puzzle, title, kind, share_code(puzzle) if found else None)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import os
 import sys
+import unicodedata
 from typing import MutableMapping, TextIO
 
 from kaldoku_tui.engine.puzzle import ASCII_OP_SYMBOLS, OP_SYMBOLS
@@ -30,6 +31,23 @@ _TO_ASCII = str.maketrans(
 def in_ascii(text: str) -> str:
     """`text` with × ÷ − · written x / - - (the engine speaks Unicode; ASCII mode shows this)."""
     return text.translate(_TO_ASCII)
+
+
+def shown(text: str, limit: int | None = None) -> str:
+    """`text` safe to print: characters a terminal would act on or cannot encode (controls,
+    escape, format and bidi marks, line separators, lone surrogates) written as \\x1b,
+    \\u202e...; cut to `limit` characters, ending in …, when longer."""
+    safe = "".join(_visible(ch) for ch in text[:limit])  # escaping only lengthens
+    if limit is not None and (len(text) > limit or len(safe) > limit):
+        return safe[: limit - 1] + "…"
+    return safe
+
+
+def _visible(ch: str) -> str:
+    if unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Zl", "Zp"):
+        return ch
+    code = ord(ch)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
 def detected_system(environ: MutableMapping[str, str] = os.environ) -> str | None:
@@ -132,3 +150,35 @@ def exit_on_signals(app, grace: float = 3.0) -> None:
 
     for signum in (signal.SIGHUP, signal.SIGTERM):
         signal.signal(signum, handle)
+
+
+def run_until_quit(app) -> None:
+    """Run `app` until it exits, without waiting for its thread workers: asyncio.run
+    waits for every thread of its loop, so a worker stuck in a long engine call (a hint
+    search, a puzzle that cannot be made) kept the process alive after `q`."""
+    import asyncio
+
+    loop = asyncio.new_event_loop()
+    try:
+        app.run(loop=loop)
+    finally:
+        loop.close()  # lets the workers' threads go without waiting for them
+
+
+def leave_promptly(status: int, grace: float = 0.25) -> int:
+    """`status`, once other threads have ended; if one is still at work `grace` seconds
+    on (nothing can interrupt a worker in the engine, and Python would wait for it at
+    exit), end the process now with `status`. Call last, once the game is saved."""
+    import threading
+    import time
+
+    deadline = time.monotonic() + grace
+    main = threading.main_thread()
+    for thread in threading.enumerate():
+        if thread is not main and not thread.daemon:
+            thread.join(max(0.0, deadline - time.monotonic()))
+            if thread.is_alive():
+                sys.stdout.flush()
+                sys.stderr.flush()
+                os._exit(status)
+    return status

@@ -61,15 +61,21 @@ class GameKind:
         return (self.size in SIZES and self.ops in OP_SETS
                 and (self.level is None or self.level in levels_for(self.size)))
 
+    @property
+    def known_level(self) -> str | None:
+        """The level if it is one of LEVELS: a puzzle file may claim any text (an escape
+        sequence, a megabyte), which is never shown nor counted."""
+        return self.level if self.level in LEVELS else None
+
     def describe(self) -> str:
         """The kind in a few words, as the title line shows it: '6×6 · +−×÷ · hard'."""
         words = [f"{self.size}×{self.size}", OP_SET_SYMBOLS[self.ops]]
-        return " · ".join(words + ([self.level] if self.level else []))
+        return " · ".join(words + ([self.known_level] if self.known_level else []))
 
     @property
     def key(self) -> str:
         """The kind as a short text, e.g. '9/all/hard' ('any' when no level was asked)."""
-        return f"{self.size}/{self.ops}/{self.level or 'any'}"
+        return f"{self.size}/{self.ops}/{self.known_level or 'any'}"
 
     @classmethod
     def from_key(cls, key: Any) -> GameKind | None:

@@ -1,0 +1,332 @@
+"""Hostile bytes from the terminal: no byte a player (or a program in their terminal)
+sends may end the game. The reading layer is fuzzed here; the installed `kaldoku` gets
+the real bytes on a pseudo-terminal (tmux) too. And the other way: nothing from a file
+or an argument reaches the terminal with its control characters, or at any length."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import re
+import shutil
+import sys
+import unicodedata
+from pathlib import Path
+from unittest import mock
+
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+from textual import events
+from textual._xterm_parser import XTermParser
+
+from kaldoku_tui.cli import ERROR_LIMIT, main
+from kaldoku_tui.engine.kinds import GameKind
+from kaldoku_tui.engine.puzzle import Puzzle
+from kaldoku_tui.terminal import shown
+from kaldoku_tui.terminal_input import TerminalInput
+
+from conftest import EXAMPLE_ID, EXAMPLE_SOLUTION, game_app
+
+CRASHES = {
+    "C1 CSI byte": b"\x9b",
+    "0xff": b"\xff",
+    "broken UTF-8": b"\xc3\x28",
+    "Latin-1 é": "é".encode("latin-1"),
+    "huge cursor report": b"\x1b[999999999999;1H",
+    "huge key code": b"\x1b[99999999999999999999u",
+    "key code past Unicode": b"\x1b[1114112u",
+    "zero window size, then a click": b"\x1b[48;0;0;0;0t\x1b[<0;5;5M",
+}
+"""Bytes that ended kaldoku with a traceback under Textual 8.2's own reading."""
+HANG = {"huge window size": b"\x1b[48;99999;99999;1;1t"}
+"""Bytes that made Textual lay out a screen of 10^10 cells (minutes and gigabytes)."""
+HOSTILE = CRASHES | HANG
+
+
+class Clock:
+    """Textual's parser's clock, moved by hand: the escape delay passes when told."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def keys(messages) -> list[str]:
+    return [m.key for m in messages if isinstance(m, events.Key)]
+
+
+def read(terminal: TerminalInput, clock: Clock, data: bytes) -> list:
+    """The messages `data` gives once the escape delay has passed."""
+    messages = terminal.feed(data)
+    clock.now += 1.0
+    return messages + terminal.tick()
+
+
+# Pieces of terminal input: any bytes, escape sequences with any numbers and ends, the
+# bytes that crashed. A bracketed paste start is left out: it holds keys until its end.
+csi = st.builds(
+    lambda intro, params, end: b"\x1b" + intro + params.encode() + bytes([end]),
+    st.sampled_from([b"[", b"[<", b"[?", b"[>", b"O", b"]"]),
+    st.from_regex(r"[0-9;:]{0,30}", fullmatch=True),
+    st.integers(0x20, 0x7E),
+).filter(lambda seq: b"[200~" not in seq)
+pieces = st.one_of(st.binary(max_size=12), csi, st.sampled_from(list(HOSTILE.values())))
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(pieces, max_size=12), st.data())
+@example([*HOSTILE.values()], None)
+def test_textual_parser_never_fails_on_any_bytes(stream, data):
+    """The parser needs no rescue (it would be replaced), and no size report gets through."""
+    raw = b"".join(stream)
+    cut = sorted(data.draw(st.sets(st.integers(0, len(raw)), max_size=6))) if data else []
+    terminal, clock = TerminalInput(), Clock()
+    parser = terminal.parser
+    with mock.patch("textual._parser.get_time", clock):
+        messages = []
+        for start, end in zip([0, *cut], [*cut, len(raw)]):
+            messages += read(terminal, clock, raw[start:end])
+    assert terminal.parser is parser, "the parser raised"
+    assert not any(isinstance(m, events.Resize) for m in messages)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(pieces, max_size=12).map(b"".join).filter(lambda raw: b"\x1b[200~" not in raw),
+       st.sampled_from(["3", "q", "j"]))
+@example(b"".join(HOSTILE.values()), "3")
+def test_a_key_typed_after_any_bytes_arrives(garbage, key):
+    terminal, clock = TerminalInput(), Clock()
+    with mock.patch("textual._parser.get_time", clock):
+        read(terminal, clock, garbage)
+        assert keys(read(terminal, clock, key.encode()))[-1:] == [key]
+
+
+@pytest.mark.parametrize("name", CRASHES)
+def test_bytes_that_crashed_textual_give_no_key_or_a_replacement(name):
+    terminal, clock = TerminalInput(), Clock()
+    with mock.patch("textual._parser.get_time", clock):
+        found = keys(read(terminal, clock, CRASHES[name] + b"3"))
+    assert found[-1] == "3"
+    assert set(found[:-1]) <= {"replacement_character", "left_parenthesis"}
+
+
+def test_when_the_parser_fails_a_fresh_one_reads_on():
+    """Textual's own parser raises on these; the reader starts afresh and the game goes on."""
+    terminal, clock = TerminalInput(), Clock()
+    with mock.patch("textual._parser.get_time", clock):
+        for name, data in CRASHES.items():
+            if not data.startswith(b"\x1b"):
+                continue  # the decoder's crashes, not the parser's
+            with pytest.raises((ValueError, OverflowError, ZeroDivisionError)):
+                list(XTermParser().feed(data.decode()))
+            terminal.parser = XTermParser()
+            read(terminal, clock, data)
+            assert keys(read(terminal, clock, b"3")) == ["3"], name
+
+
+def test_utf8_split_across_reads_is_one_character():
+    terminal = TerminalInput()
+    assert terminal.feed("é".encode()[:1]) == []
+    assert [m.character for m in terminal.feed("é".encode()[1:])] == ["é"]
+
+
+def keeping_status(argv: list[str], status: Path) -> list[str]:
+    """`argv` run by a shell that writes its exit status to `status` when it ends (tmux's
+    own pane status is not always known by the time the pane is dead)."""
+    return ["sh", "-c", f'"$@"; echo $? >"{status}"', "sh", *argv]
+
+
+def ended(status: Path) -> str | None:
+    """The exit status written by `keeping_status`, once there."""
+    return status.exists() and status.read_text().strip() or None
+
+
+def board_digits(screen: str) -> list[list[str]]:
+    """The digits of each row of a board on the screen ('' for an empty cell)."""
+    rows = re.findall(r"^ *\d [┃|](.*)[┃|] *$", screen, re.M)
+    return [[cell.strip() for cell in re.split(r"[┃│|]", row)] for row in rows]
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux (.ci/run installs it)")
+def test_the_game_survives_every_hostile_input_on_a_real_terminal(tmp_path):
+    """Each hostile input, then a digit in the next cell: every digit shows, and q still
+    ends the game normally."""
+    from sshbox import KALDOKU, Terminal, wait_for
+
+    env = {"TERM": "xterm-256color", "LANG": "C.UTF-8", "KALDOKU_HOME": str(tmp_path)}
+    status = tmp_path / "status"
+    terminal = Terminal(keeping_status([KALDOKU, EXAMPLE_ID], status), env=env)
+    try:
+        terminal.wait_for_text("┛")
+        for i, (name, data) in enumerate(HOSTILE.items()):
+            row, col = divmod(i, 4)
+            terminal.tmux("send-keys", "-t", "t", "-H", *(f"{b:02x}" for b in data))
+            terminal.press(str(EXAMPLE_SOLUTION[row][col]), "l" if col < 3 else "j")
+            if col == 3:
+                terminal.press("h", "h", "h")
+            assert wait_for(lambda: len(board_digits(terminal.screen())) == 4 and
+                            board_digits(terminal.screen())[row][col] == str(EXAMPLE_SOLUTION[row][col]),
+                            timeout=10), f"after {name}:\n{terminal.screen()}"
+        assert not ended(status)
+        terminal.press("q")
+        assert wait_for(lambda: ended(status), timeout=10) == "0", terminal.screen()
+    finally:
+        terminal.close()
+
+
+# What reaches the terminal.
+
+ESCAPES = "\x1b]0;PWNED\x07\x1b[2J"
+"""Renamed the terminal's window and cleared the screen when printed raw."""
+HUGE = "9" * 4400
+"""More digits than Python reads (4,300): int() fails with a message as long."""
+
+
+def printable(text: str) -> bool:
+    """Whether a terminal would only print `text`: no control, format or separator
+    characters, no lone surrogates."""
+    return not any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Zl", "Zp") for ch in text)
+
+
+def test_shown_makes_controls_visible_and_cuts_long_values():
+    assert shown(ESCAPES) == "\\x1b]0;PWNED\\x07\\x1b[2J"
+    assert shown("a\nb\u202ec\ud800") == "a\\x0ab\\u202ec\\ud800"
+    assert shown("6×6 · +−×÷ · hard…") == "6×6 · +−×÷ · hard…"
+    assert shown(HUGE, 10) == "9" * 9 + "…"
+    assert shown("\x1b" * 5, 6) == "\\x1b\\…"
+    assert shown("short", 10) == "short"
+
+
+def error_of(*argv: str) -> tuple[int, str]:
+    """The exit status and what `kaldoku argv` writes on stderr."""
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        status = main(list(argv))
+    return status, err.getvalue()
+
+
+def assert_one_clean_line(status: int, err: str) -> None:
+    assert status == 2, err
+    assert err.startswith("kaldoku: error: ") and err.endswith("\n")
+    line = err[:-1]
+    assert printable(line), line
+    assert len(line) <= len("kaldoku: error: ") + ERROR_LIMIT
+
+
+@pytest.mark.parametrize("argv", [
+    ["check", "no-such-file" + ESCAPES],
+    ["check", "no-such\nfile\r\u202e"],
+    ["--ops", "all\n" + ESCAPES],
+    ["--difficulty", ESCAPES],
+    ["check", "x", ESCAPES],  # argparse quotes unrecognised arguments as they came
+    ["--size", HUGE],
+    ["--seed", HUGE],
+    ["generate", "--size", "4", "--count", HUGE],
+    ["check", HUGE + ":aa_a"],
+    ["check", "4:" + HUGE],
+])
+def test_hostile_arguments_give_one_clean_error_line(argv):
+    assert_one_clean_line(*error_of(*argv))
+
+
+def test_a_number_too_long_to_read_says_so():
+    status, err = error_of("--size", HUGE)
+    assert err == "kaldoku: error: argument --size: size is far too large (4400 digits)\n"
+    status, err = error_of("--seed", "x" + HUGE)
+    assert "seed must be a whole number" in err and len(err) < 400
+
+
+def test_a_puzzle_file_with_escapes_in_its_text_gives_a_clean_error(tmp_path, example):
+    data = {"size": 4, "cages": [{"cells": [[0, 0]], "op": ESCAPES, "target": 1}],
+            ESCAPES: ESCAPES}
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(data))
+    assert_one_clean_line(*error_of("check", str(path)))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=60) | st.sampled_from([ESCAPES, HUGE]))
+def test_no_argument_reaches_the_terminal_raw(text):
+    for argv in (["check", "/no/such/dir/" + text], ["check", "x", "y" + text],
+                 ["generate", "--count", text + "x", "--size", "4"], ["--difficulty", text + "x"]):
+        assert_one_clean_line(*error_of(*argv))
+
+
+def test_an_unknown_level_in_a_puzzle_file_is_never_shown_nor_counted(example):
+    for level in (ESCAPES, "x" * 5000, "fiendish"):
+        kind = GameKind.of(Puzzle(4, example.cages, example.solution, {"difficulty": level}))
+        assert kind.describe() == "4×4 · +−×÷" and kind.key == "4/all/any"
+        assert not kind.offered  # the bank still refuses such a puzzle
+    assert GameKind(4, "all", "hard").describe() == "4×4 · +−×÷ · hard"
+
+
+def test_a_printed_sheet_shows_no_escapes_from_a_puzzle_file(tmp_path, example):
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps({"size": 4, "solution": [list(row) for row in example.solution],
+                                "cages": [{"cells": [list(c) for c in cage.cells], "op": cage.op,
+                                           "target": cage.target} for cage in example.cages],
+                                "difficulty": ESCAPES}))
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["print", str(path)]) == 0
+    assert printable(out.getvalue().replace("\n", "").replace("\f", ""))
+    assert out.getvalue().startswith("Puzzle 1 · 4×4 easy · ")  # its level found, not claimed
+
+
+async def test_the_title_shows_no_escapes_from_a_puzzle_file(example):
+    puzzle = Puzzle(4, example.cages, example.solution, {"difficulty": ESCAPES, "ops": ESCAPES})
+    app = game_app(puzzle)
+    async with app.run_test(size=(80, 24)):
+        title = app.game.title_bar.text
+        assert title.startswith("kaldoku — 4×4 · +−×÷ · 0:0"), title
+
+
+# Quitting while a worker is stuck in the engine.
+
+STUCK_APP = """
+import sys, time
+from pathlib import Path
+from textual import work
+from textual.app import App
+from kaldoku_tui.terminal import leave_promptly, run_until_quit
+
+marks = Path(sys.argv[1])
+
+class Stuck(App):
+    BINDINGS = [("q", "quit")]
+
+    def on_mount(self):
+        self.search()
+
+    @work(thread=True)
+    def search(self):
+        (marks / "working").touch()
+        time.sleep(300)  # an engine call nothing can interrupt
+
+app = Stuck()
+run_until_quit(app)
+(marks / "saved").touch()
+sys.exit(leave_promptly(7))
+"""
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux (.ci/run installs it)")
+def test_quitting_ends_the_process_while_a_worker_is_stuck(tmp_path):
+    """Textual's asyncio.run waited for the worker: the process outlived `q` by minutes."""
+    from sshbox import Terminal, wait_for
+
+    script = tmp_path / "stuck.py"
+    script.write_text(STUCK_APP)
+    status = tmp_path / "status"
+    terminal = Terminal(keeping_status([sys.executable, str(script), str(tmp_path)], status))
+    try:
+        assert wait_for((tmp_path / "working").exists), terminal.screen()
+        terminal.press("q")
+        assert wait_for(lambda: ended(status), timeout=20) == "7", "still running with its worker"
+        assert (tmp_path / "saved").exists(), "what comes after the app (saving) ran"
+    finally:
+        terminal.close()
