@@ -184,10 +184,13 @@ NAMES = {
     "hidden_pair": "Hidden pair",
     "naked_triple": "Naked triple",
     "hidden_triple": "Hidden triple",
+    "naked_quad": "Naked quad",
+    "hidden_quad": "Hidden quad",
     "line_sum": "Line sum",
     "line_product": "Line product",
     "x_wing": "X-wing",
     "swordfish": "Swordfish",
+    "jellyfish": "Jellyfish",
     "forcing_chain": "Forcing chain",
     "trial": "Trial and contradiction",
 }
@@ -437,9 +440,17 @@ def cage_line(m: Marks) -> Iterator[Step]:
                            removes=removes, cells=cells, cages=[k], lines=[line])
 
 
+SUBSET_NAMES = {2: "pair", 3: "triple", 4: "quad"}
+"""Subsets by order. Orders up to half a line are enough: in a line of m open cells, a
+naked subset of k cells is a hidden subset of the other m − k, and m ≤ 9."""
+
+FISH_NAMES = {2: "x_wing", 3: "swordfish", 4: "jellyfish"}
+"""Fish by order; as with subsets, a fish over k rows is one over m − k columns."""
+
+
 def subsets(size: int, hidden: bool) -> Technique:
     """Naked or hidden subsets of `size` cells in a line."""
-    technique = f"{'hidden' if hidden else 'naked'}_{'pair' if size == 2 else 'triple'}"
+    technique = f"{'hidden' if hidden else 'naked'}_{SUBSET_NAMES[size]}"
 
     def find(m: Marks) -> Iterator[Step]:
         lay = m.layout
@@ -608,8 +619,9 @@ def _assignments(lay: Layout, cells: list[int], options: list[list[int]]) -> Ite
 
 
 def fish(size: int) -> Technique:
-    """X-wing (2) and swordfish (3): a digit confined to `size` columns in `size` rows, or the reverse."""
-    technique = "x_wing" if size == 2 else "swordfish"
+    """X-wing (2), swordfish (3), jellyfish (4): a digit confined to `size` columns in
+    `size` rows, or the reverse."""
+    technique = FISH_NAMES[size]
 
     def find(m: Marks) -> Iterator[Step]:
         lay = m.layout
@@ -751,8 +763,11 @@ TECHNIQUES: list[tuple[int, Technique]] = [
     (3, line_rule),
     (3, subsets(3, hidden=False)),
     (3, subsets(3, hidden=True)),
+    (3, subsets(4, hidden=False)),
+    (3, subsets(4, hidden=True)),
     (4, fish(2)),
     (4, fish(3)),
+    (4, fish(4)),
     (4, forcing_chain),
     (5, trial),
 ]
