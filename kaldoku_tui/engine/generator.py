@@ -13,19 +13,20 @@ import random
 import secrets
 from typing import Callable
 
-from kaldoku_tui.engine.cages import make_cages, random_blocks, split_cage
+from kaldoku_tui.engine.cages import make_cages, random_blocks, single_allowed, split_cage
 from kaldoku_tui.engine.kinds import LEVELS, MAX_SIZE, MIN_SIZE, OP_SETS, levels_for
-from kaldoku_tui.engine.latin import random_latin_square
+from kaldoku_tui.engine.latin import random_isotope, random_latin_square
 from kaldoku_tui.engine.puzzle import Cage, Grid, Puzzle, PuzzleError
 from kaldoku_tui.engine.solver import solve
 from kaldoku_tui.engine.steps import Marks
-from kaldoku_tui.engine.techniques import human_solve, layout, propagate
+from kaldoku_tui.engine.techniques import layout, propagate, tier_needed
 
 MAX_CANDIDATES = 5000
 """Candidates tried for one leveled puzzle before giving up with an error."""
 
-SQUARE_REUSE = 4
-"""Cagings tried on one latin square before drawing another (squares cost more than cagings)."""
+SQUARE_REUSE = 8
+"""Candidates cut from isotopes of one latin square before drawing another: an isotope
+costs far less than a square, but keeps its isotopy class (4×4 has only two)."""
 
 
 class Stopped(Exception):
@@ -59,9 +60,11 @@ def generate(
         puzzle = leveled(size, LEVELS.index(level) + 1, rng, ops, stop)
         meta = {"seed": seed, "ops": ops, "difficulty": level}
         return Puzzle(puzzle.size, puzzle.cages, puzzle.solution, meta)
-    puzzle = candidate(size, rng, ops)
+    puzzle: Puzzle | None = candidate(size, rng, ops)
     while (other := rival(puzzle)) is not None:
-        puzzle = repair(puzzle, other, rng, ops)
+        if stop():
+            raise Stopped(f"stopped making a {size}×{size} puzzle")
+        puzzle = repair(puzzle, other, rng, ops) or candidate(size, rng, ops)
     return Puzzle(puzzle.size, puzzle.cages, puzzle.solution, {"seed": seed, "ops": ops})
 
 
@@ -80,11 +83,12 @@ def rival(puzzle: Puzzle) -> Grid | None:
     return None
 
 
-def repair(puzzle: Puzzle, other: Grid, rng: random.Random, ops: str) -> Puzzle:
-    """`puzzle` with its largest cage that `other` fills differently split in two.
+def repair(puzzle: Puzzle, other: Grid, rng: random.Random, ops: str) -> Puzzle | None:
+    """`puzzle` with its largest cage that `other` fills differently split in two; None
+    when every such cage is too small to split without too many single cells.
 
     Every solution that differs from the puzzle's own differs in some cage of two or
-    more cells (single cells pin their digit), so there is always one to split.
+    more cells (single cells pin their digit), so there is a cage to split.
     """
     solution = puzzle.solution
     assert solution is not None
@@ -93,11 +97,7 @@ def repair(puzzle: Puzzle, other: Grid, rng: random.Random, ops: str) -> Puzzle:
         for cage in puzzle.cages
         if len(cage.cells) > 1 and any(solution[r][c] != other[r][c] for r, c in cage.cells)
     ]
-    largest = max(len(cage.cells) for cage in disputed)
-    target = rng.choice([cage for cage in disputed if len(cage.cells) == largest])
-    rest: list[Cage] = [cage for cage in puzzle.cages if cage is not target]
-    halves = split_cage(target, solution, rng, ops, others=rest)
-    return Puzzle(puzzle.size, tuple(rest + halves), solution)
+    return _split_one(puzzle, disputed, rng, ops, easiest=False)
 
 
 def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[], bool]) -> Puzzle:
@@ -111,7 +111,8 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
     easiest = tier == 1
     for attempt in range(MAX_CANDIDATES):
         if attempt % SQUARE_REUSE == 0:
-            solution = random_latin_square(size, rng)
+            square = random_latin_square(size, rng)
+        solution = random_isotope(square, rng)
         cages = make_cages(random_blocks(size, rng), solution, rng, ops, easiest=easiest)
         puzzle = Puzzle(size, tuple(cages), solution)
         low = Marks.start(layout(puzzle)) if tier > 1 else None
@@ -126,7 +127,7 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                 high.narrow(low)
             propagate(high, tier, quick=True)
             if high.solved:
-                if _needs(puzzle, tier):
+                if tier_needed(puzzle, tier) == tier:
                     return puzzle
                 break
             split = _split_open_cage(puzzle, high, rng, ops, easiest)
@@ -138,24 +139,30 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
     raise PuzzleError(f"found no {size}×{size} puzzle of level {LEVELS[tier - 1]} with operations {ops!r}")
 
 
-def _needs(puzzle: Puzzle, tier: int) -> bool:
-    """Whether a fresh human-style solve finishes at `tier` and not below."""
-    if tier > 1 and human_solve(puzzle, tier - 1).solved:
-        return False
-    return human_solve(puzzle, tier).solved
-
-
 def _split_open_cage(
     puzzle: Puzzle, marks: Marks, rng: random.Random, ops: str, easiest: bool
 ) -> Puzzle | None:
     """`puzzle` with one of its largest cages that still has an open cell split in two."""
     lay = layout(puzzle)
     open_cages = {lay.cage_of[i] for i, placed in enumerate(marks.placed) if not placed}
-    splittable = [puzzle.cages[k] for k in sorted(open_cages) if len(puzzle.cages[k].cells) > 1]
-    if not splittable:
-        return None
-    largest = max(len(cage.cells) for cage in splittable)
-    target = rng.choice([cage for cage in splittable if len(cage.cells) == largest])
-    rest = [cage for cage in puzzle.cages if cage is not target]
-    halves = split_cage(target, puzzle.solution, rng, ops, others=rest, easiest=easiest)
-    return Puzzle(puzzle.size, tuple(rest + halves), puzzle.solution)
+    return _split_one(puzzle, [puzzle.cages[k] for k in sorted(open_cages)], rng, ops, easiest)
+
+
+def _split_one(
+    puzzle: Puzzle, cages: list[Cage], rng: random.Random, ops: str, easiest: bool
+) -> Puzzle | None:
+    """`puzzle` with one of the largest of `cages` split in two, leaving single cells only
+    within the share `single_allowed` permits; None when none of them can be."""
+    smallest = 1 if single_allowed(puzzle.size, puzzle.cages) else 2
+    splittable = sorted((cage for cage in cages if len(cage.cells) >= 2 * smallest),
+                        key=lambda cage: -len(cage.cells))
+    while splittable:
+        largest = len(splittable[0].cells)
+        target = rng.choice([cage for cage in splittable if len(cage.cells) == largest])
+        rest = [cage for cage in puzzle.cages if cage is not target]
+        halves = split_cage(target, puzzle.solution, rng, ops, others=rest, easiest=easiest,
+                            smallest=smallest)
+        if halves:
+            return Puzzle(puzzle.size, tuple(rest + halves), puzzle.solution)
+        splittable.remove(target)
+    return None
