@@ -34,8 +34,9 @@ def as_json(puzzles):
 
 
 def test_starting_kinds_are_every_level_of_every_size():
-    offered = {3: LEVELS[:3]}
-    expected = {GameKind(n, "all", level) for n in range(3, 10) for level in (None, *offered.get(n, LEVELS))}
+    expected = {GameKind(n, "all", level) for n in range(3, 10) for level in (None, *LEVELS)
+                if GameKind(n, "all", level).offered}
+    assert GameKind(9, "all", "hard") in expected and GameKind(3, "all", "extreme") not in expected
     assert set(STARTING_KINDS) == expected
     assert len(STARTING_KINDS) == len(expected)
     assert STARTING_KINDS[0].level is None and DEFAULT_KIND in STARTING_KINDS

@@ -166,7 +166,18 @@ def test_keen_puzzles_that_need_a_quad_or_a_jellyfish(keen_id, technique, level)
     solve = t.human_solve(puzzle)
     assert solve.solved and technique in {step.technique for step in solve.steps}
     assert t.grade(puzzle).level == level
+    assert t.tier_needed(puzzle) == t.LEVELS.index(level) + 1
     assert_sound(puzzle, solve.steps)
+
+
+def test_tier_needed_is_the_explained_solves_tier_without_words():
+    assert t.tier_needed(KEEN) == t.grade(KEEN).tier
+    assert t.tier_needed(NEEDS_TRIAL) == 5 and t.tier_needed(NEEDS_TRIAL, max_tier=4) is None
+    marks = Marks.start(t.layout(NEEDS_TRIAL))
+    steps = t.propagate(marks, 5, quick=True)
+    assert marks.solved and marks.grid() == NEEDS_TRIAL.solution
+    assert steps and all(step.explanation == "" for step in steps)
+    assert_sound(NEEDS_TRIAL, steps)
 
 
 def test_forcing_chain_over_two_digit_cells():

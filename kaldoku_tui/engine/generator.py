@@ -13,10 +13,11 @@ import random
 import secrets
 from typing import Callable
 
-from kaldoku_tui.engine.cages import make_cages, random_blocks, single_allowed, split_cage
-from kaldoku_tui.engine.kinds import LEVELS, MAX_SIZE, MIN_SIZE, OP_SETS, levels_for
+from kaldoku_tui.engine.cages import allowed_ops, make_cages, random_blocks, single_allowed, split_cage
+from kaldoku_tui.engine.fillings import fillings
+from kaldoku_tui.engine.kinds import LEVELS, MAX_SIZE, MIN_SIZE, OP_SETS, GameKind, levels_for, offered_levels
 from kaldoku_tui.engine.latin import random_isotope, random_latin_square
-from kaldoku_tui.engine.puzzle import Cage, Grid, Puzzle, PuzzleError
+from kaldoku_tui.engine.puzzle import Cage, Grid, Puzzle, PuzzleError, combine
 from kaldoku_tui.engine.solver import solve
 from kaldoku_tui.engine.steps import Marks
 from kaldoku_tui.engine.techniques import layout, propagate, tier_needed
@@ -53,6 +54,10 @@ def generate(
     if level is not None and level not in levels_for(size):
         offered = ", ".join(levels_for(size))
         raise PuzzleError(f"a {size}×{size} puzzle cannot be {level!r}; {size}×{size} offers {offered}")
+    if level is not None and not GameKind(size, ops, level).offered:
+        offered = ", ".join(offered_levels(size, ops)) or "no level"
+        raise PuzzleError(f"kaldoku does not make {size}×{size} {ops} {level} puzzles; "
+                          f"{size}×{size} {ops} offers {offered}")
     if seed is None:
         seed = secrets.randbelow(2**31)
     rng = random.Random(seed)
@@ -106,7 +111,9 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
     Two solves run side by side, one capped a tier lower. When the capped one finishes,
     the candidate is too easy and a new one is drawn; when the full one gets stuck, a
     cage with open cells is split (largest first) and both solves resume, since a split
-    only adds constraints and every deduction made stays true.
+    only adds constraints and every deduction made stays true. Where a split would
+    leave too many single cells, a cage gets a clue that fewer fillings meet instead,
+    and the solves start over.
     """
     easiest = tier == 1
     for attempt in range(MAX_CANDIDATES):
@@ -127,15 +134,29 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                 high.narrow(low)
             propagate(high, tier, quick=True)
             if high.solved:
-                if tier_needed(puzzle, tier) == tier:
+                found = tier_needed(puzzle, tier)
+                if found == tier:
                     return puzzle
-                break
+                if found is not None:
+                    break
+                # Deductions made on a cage before its split can be out of reach after it:
+                # go on from what the split puzzle itself gives.
+                low = Marks.start(layout(puzzle)) if tier > 1 else None
+                high = Marks.start(layout(puzzle))
+                continue
             split = _split_open_cage(puzzle, high, rng, ops, easiest)
+            if split is not None:
+                puzzle = split
+                low = low.on(layout(puzzle)) if low is not None else None
+                high = high.on(layout(puzzle))
+                continue
+            # A new clue replaces the old one: what was deduced from it may not hold.
+            split = _reclue_open_cage(puzzle, high, ops, easiest) if tier <= 3 else None
             if split is None:
                 break
             puzzle = split
-            low = low.on(layout(puzzle)) if low is not None else None
-            high = high.on(layout(puzzle))
+            low = Marks.start(layout(puzzle)) if tier > 1 else None
+            high = Marks.start(layout(puzzle))
     raise PuzzleError(f"found no {size}×{size} puzzle of level {LEVELS[tier - 1]} with operations {ops!r}")
 
 
@@ -166,3 +187,24 @@ def _split_one(
             return Puzzle(puzzle.size, tuple(rest + halves), puzzle.solution)
         splittable.remove(target)
     return None
+
+
+def _reclue_open_cage(puzzle: Puzzle, marks: Marks, ops: str, easiest: bool) -> Puzzle | None:
+    """`puzzle` with the open cage of most fillings given the allowed operation that
+    fewest fillings meet; None when no open cage has a narrower clue."""
+    lay = layout(puzzle)
+    solution = puzzle.solution
+    best = None
+    for k in sorted({lay.cage_of[i] for i, placed in enumerate(marks.placed) if not placed}):
+        cage = puzzle.cages[k]
+        digits = [solution[r][c] for r, c in cage.cells]
+        now = len(fillings(puzzle.size, cage))
+        for op in allowed_ops(cage.cells, solution, ops, easiest):
+            other = Cage(cage.cells, op, combine(op, digits))
+            fewer = now - len(fillings(puzzle.size, other))
+            if fewer > 0 and (best is None or (now, fewer) > best[0]):
+                best = ((now, fewer), k, other)
+    if best is None:
+        return None
+    _, k, other = best
+    return Puzzle(puzzle.size, puzzle.cages[:k] + (other,) + puzzle.cages[k + 1:], solution)
