@@ -22,10 +22,11 @@ MAX_SINGLE_SHARE = 0.05
 SINGLES_FROM = 6
 
 
-def single_allowed(size: int, cages: Sequence[Cage]) -> bool:
-    """Whether one more single-cell cage keeps a board within MAX_SINGLE_SHARE."""
+def singles_allowed(size: int, cages: Sequence[Cage], more: int) -> bool:
+    """Whether `more` single-cell cages, made by splitting one of `cages`, keep a board
+    within MAX_SINGLE_SHARE."""
     singles = sum(len(cage.cells) == 1 for cage in cages)
-    return size < SINGLES_FROM or singles + 1 <= MAX_SINGLE_SHARE * (len(cages) + 1)
+    return size < SINGLES_FROM or singles + more <= MAX_SINGLE_SHARE * (len(cages) + 1)
 
 Block = tuple[Cell, ...]
 

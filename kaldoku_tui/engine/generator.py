@@ -13,7 +13,7 @@ import random
 import secrets
 from typing import Callable
 
-from kaldoku_tui.engine.cages import allowed_ops, make_cages, random_blocks, single_allowed, split_cage
+from kaldoku_tui.engine.cages import allowed_ops, make_cages, random_blocks, singles_allowed, split_cage
 from kaldoku_tui.engine.fillings import fillings
 from kaldoku_tui.engine.kinds import LEVELS, MAX_SIZE, MIN_SIZE, OP_SETS, GameKind, levels_for, offered_levels
 from kaldoku_tui.engine.latin import random_isotope, random_latin_square
@@ -65,11 +65,9 @@ def generate(
         puzzle = leveled(size, LEVELS.index(level) + 1, rng, ops, stop)
         meta = {"seed": seed, "ops": ops, "difficulty": level}
         return Puzzle(puzzle.size, puzzle.cages, puzzle.solution, meta)
-    puzzle: Puzzle | None = candidate(size, rng, ops)
-    while (other := rival(puzzle)) is not None:
+    while (puzzle := unique(candidate(size, rng, ops), rng, ops)) is None:
         if stop():
             raise Stopped(f"stopped making a {size}×{size} puzzle")
-        puzzle = repair(puzzle, other, rng, ops) or candidate(size, rng, ops)
     return Puzzle(puzzle.size, puzzle.cages, puzzle.solution, {"seed": seed, "ops": ops})
 
 
@@ -105,6 +103,17 @@ def repair(puzzle: Puzzle, other: Grid, rng: random.Random, ops: str) -> Puzzle 
     return _split_one(puzzle, disputed, rng, ops, easiest=False)
 
 
+def unique(puzzle: Puzzle, rng: random.Random, ops: str) -> Puzzle | None:
+    """`puzzle` repaired until its own solution is its only one; None when a repair would
+    leave too many single cells. The fast solver finds rivals far sooner than the
+    human-style solve finds itself stuck."""
+    while (other := rival(puzzle)) is not None:
+        puzzle = repair(puzzle, other, rng, ops)
+        if puzzle is None:
+            return None
+    return puzzle
+
+
 def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[], bool]) -> Puzzle:
     """A puzzle the human-style solver finishes with tier `tier` and not below.
 
@@ -121,7 +130,9 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
             square = random_latin_square(size, rng)
         solution = random_isotope(square, rng)
         cages = make_cages(random_blocks(size, rng), solution, rng, ops, easiest=easiest)
-        puzzle = Puzzle(size, tuple(cages), solution)
+        puzzle = unique(Puzzle(size, tuple(cages), solution), rng, ops)
+        if puzzle is None:
+            continue
         low = Marks.start(layout(puzzle)) if tier > 1 else None
         high = Marks.start(layout(puzzle))
         while True:
@@ -173,16 +184,18 @@ def _split_one(
     puzzle: Puzzle, cages: list[Cage], rng: random.Random, ops: str, easiest: bool
 ) -> Puzzle | None:
     """`puzzle` with one of the largest of `cages` split in two, leaving single cells only
-    within the share `single_allowed` permits; None when none of them can be."""
-    smallest = 1 if single_allowed(puzzle.size, puzzle.cages) else 2
-    splittable = sorted((cage for cage in cages if len(cage.cells) >= 2 * smallest),
-                        key=lambda cage: -len(cage.cells))
+    within the share `singles_allowed` permits; None when none of them can be."""
+    def smallest(cage: Cage) -> int:
+        made = 2 if len(cage.cells) == 2 else 1
+        return 1 if singles_allowed(puzzle.size, puzzle.cages, made) else 2
+
+    splittable = [cage for cage in cages if len(cage.cells) >= 2 * smallest(cage)]
     while splittable:
-        largest = len(splittable[0].cells)
+        largest = max(len(cage.cells) for cage in splittable)
         target = rng.choice([cage for cage in splittable if len(cage.cells) == largest])
         rest = [cage for cage in puzzle.cages if cage is not target]
         halves = split_cage(target, puzzle.solution, rng, ops, others=rest, easiest=easiest,
-                            smallest=smallest)
+                            smallest=smallest(target))
         if halves:
             return Puzzle(puzzle.size, tuple(rest + halves), puzzle.solution)
         splittable.remove(target)

@@ -161,33 +161,36 @@ class Marks:
             for r in range(n)
         )
 
-    def fits(self, k: int) -> list[Filling]:
-        """The fillings of cage `k` that its cells' candidates still allow."""
-        cells = self.layout.cage_cells[k]
-        masks = tuple(self.cand[i] for i in cells)
+    def fits(self, k: int, masks: tuple[int, ...] | None = None) -> list[Filling]:
+        """The fillings of cage `k` that its cells' candidates (`masks`, if given) still allow."""
+        if masks is None:
+            masks = tuple(self.cand[i] for i in self.layout.cage_cells[k])
         key = (k, masks)
         found = self._fits.get(key)
         if found is None:
             # Candidates only narrow, so the fillings kept last time for this cage hold these.
             wider = self._last.get(k)
-            found = [
-                f for f in (self.layout.fillings(k) if wider is None else wider)
-                if all(m >> d & 1 for m, d in zip(masks, f))
-            ]
+            source = self.layout.fillings(k) if wider is None else wider
+            if len(masks) == 2:
+                first, second = masks
+                found = [f for f in source if first >> f[0] & 1 and second >> f[1] & 1]
+            else:
+                found = [f for f in source if all(m >> d & 1 for m, d in zip(masks, f))]
             self._fits[key] = found
         self._last[k] = found
         return found
 
     def spots(self, k: int) -> tuple[int, ...]:
         """For each cell of cage `k`, the digits the fillings still allowed put there."""
-        key = (k, tuple(self.cand[i] for i in self.layout.cage_cells[k]), "spots")
+        masks = tuple(self.cand[i] for i in self.layout.cage_cells[k])
+        key = (k, masks, "spots")
         found = self._fits.get(key)
         if found is None:
-            masks = [0] * len(key[1])
-            for f in self.fits(k):
+            spots = [0] * len(masks)
+            for f in self.fits(k, masks):
                 for pos, d in enumerate(f):
-                    masks[pos] |= 1 << d
-            found = self._fits[key] = tuple(masks)
+                    spots[pos] |= 1 << d
+            found = self._fits[key] = tuple(spots)
         return found
 
     def apply(self, step: Step) -> None:

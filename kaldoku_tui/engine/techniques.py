@@ -159,13 +159,12 @@ def settle(marks: Marks, max_tier: int) -> None:
     lay = marks.layout
     cand, placed = marks.cand, marks.placed
     by_cell = max_tier >= 2
-    for i, is_placed in enumerate(placed):
-        if is_placed:
-            for j in lay.peers[i]:
-                if not placed[j] and cand[j] & cand[i]:
-                    cand[j] &= ~cand[i]
-                    if not cand[j]:
-                        raise Contradiction(f"{cell_name(lay.cell(j))} has no digit left")
+    done = placed_in_lines(marks)
+    for i, (row, col) in enumerate(lay.lines_of):
+        if not placed[i] and cand[i] & (done[row] | done[col]):
+            cand[i] &= ~(done[row] | done[col])
+            if not cand[i]:
+                raise Contradiction(f"{cell_name(lay.cell(i))} has no digit left")
     seen: dict[int, tuple[int, ...]] = {}
     changed = True
     while changed and not marks.solved:
