@@ -42,12 +42,20 @@ GENERATION_LIMIT = 2.0
 """Seconds a kind may take to make at the 95th percentile to be offered."""
 
 NOT_OFFERED = {
-    "all": {4: ("extreme", "unreasonable")},
+    "all": {4: ("extreme",), 5: ("extreme", "unreasonable"), 6: ("extreme",), 7: ("extreme",),
+            8: ("extreme", "unreasonable"), 9: ("extreme",)},
+    "addmul": {3: ("hard",), 4: ("hard", "extreme", "unreasonable"),
+               **{size: ("extreme", "unreasonable") for size in range(5, 10)}},
+    "mul": {3: ("normal", "hard"), 4: ("hard", "extreme", "unreasonable"),
+            **{size: ("normal", "hard", "extreme", "unreasonable") for size in range(5, 10)}},
 }
 """Levels kaldoku does not make, by operator set and size: those whose generation took
-more than GENERATION_LIMIT seconds at the 95th percentile (or failed) when measured with
-`python -m benchmarks.levels --every-kind` (20 seeds a kind) on 2026-11-23, on this
-project's 2-core machine shared with other jobs (load average about 5)."""
+more than GENERATION_LIMIT seconds at the 95th percentile, or failed, when measured with
+`python -m benchmarks.levels --every-kind --seeds 10 --no-keen` on 2026-11-23 on this
+project's 2-core machine shared with other jobs (load average 4 to 5.5, which slows
+it about 3×). Extreme is rare below Keen's extreme because the line sum and product
+rules solve many such puzzles at hard; × alone rarely pins a puzzle down without many
+single cells. Measure again on a quieter machine before offering more."""
 
 
 def offered_levels(size: int, ops: str) -> tuple[str, ...]:
