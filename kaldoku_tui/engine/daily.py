@@ -29,7 +29,7 @@ SCHEDULE = (
     GameKind(6, "all", "hard"),
     GameKind(7, "all", "hard"),
     GameKind(8, "all", "hard"),
-    GameKind(9, "all", "extreme"),
+    GameKind(9, "all", "unreasonable"),
     GameKind(9, "all", "hard"),
 )
 """The kind of each weekday's puzzle, Monday first (as `date.weekday()` counts)."""
