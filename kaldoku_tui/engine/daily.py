@@ -6,7 +6,7 @@ weekday a kind of game, easier early in the week; `generate` with that seed give
 puzzle, so everyone on the same kaldoku (the same generator edition) gets the same one.
 
     Monday     4×4 normal        Friday     8×8 hard
-    Tuesday    5×5 normal        Saturday   9×9 extreme
+    Tuesday    5×5 normal        Saturday   9×9 unreasonable
     Wednesday  6×6 hard          Sunday     9×9 hard
     Thursday   7×7 hard
 
