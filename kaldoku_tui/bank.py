@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Callable, Iterable
 
 from kaldoku_tui.engine.generator import Stopped, generate
-from kaldoku_tui.engine.kinds import LEVELS, SIZES, GameKind, levels_for
+from kaldoku_tui.engine.kinds import LEVELS, SIZES, GameKind, offered_levels
 from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError
 from kaldoku_tui.session.store import Store
 
@@ -26,7 +26,7 @@ STARTING_KINDS = tuple(
     GameKind(size, "all", level)
     for level in (None, *LEVELS)
     for size in SIZES
-    if level is None or level in levels_for(size)
+    if level is None or level in offered_levels(size, "all")
 )
 """The kinds kept ready from the start: every size at every level it offers, with every
 operator. Any level first, then easy to unreasonable, small sizes first within a level:

@@ -13,7 +13,7 @@ from kaldoku_tui.engine.kinds import LEVELS
 from kaldoku_tui.engine.techniques import grade
 from kaldoku_tui.session.store import Store
 
-KINDS = [GameKind(3), GameKind(4, "all", "easy"), GameKind(4, "mul", "hard")]
+KINDS = [GameKind(3), GameKind(4, "all", "easy"), GameKind(4, "mul", "normal")]
 
 
 class Maker:
@@ -34,13 +34,15 @@ def as_json(puzzles):
 
 
 def test_starting_kinds_are_every_level_of_every_size():
-    offered = {3: LEVELS[:3]}
-    expected = {GameKind(n, "all", level) for n in range(3, 10) for level in (None, *offered.get(n, LEVELS))}
+    expected = {GameKind(n, "all", level) for n in range(3, 10) for level in (None, *LEVELS)
+                if GameKind(n, "all", level).offered}
+    assert GameKind(9, "all", "hard") in expected and GameKind(3, "all", "extreme") not in expected
     assert set(STARTING_KINDS) == expected
     assert len(STARTING_KINDS) == len(expected)
     assert STARTING_KINDS[0].level is None and DEFAULT_KIND in STARTING_KINDS
     # The slowest kinds to make come last.
-    assert STARTING_KINDS[-2:] == (GameKind(8, "all", "unreasonable"), GameKind(9, "all", "unreasonable"))
+    assert STARTING_KINDS[-1] == GameKind(9, "all", "unreasonable")
+    assert [kind.level for kind in STARTING_KINDS[-3:]] == ["unreasonable"] * 3
 
 
 def test_fill_makes_one_of_each_kind_before_a_second():
@@ -61,7 +63,7 @@ def test_fill_stops_when_asked():
 
 def test_stopping_abandons_the_puzzle_being_made():
     asked = itertools.count()
-    hard = GameKind(9, "all", "extreme")
+    hard = GameKind(9, "all", "unreasonable")
     bank = Bank(Store(None), depth=2)
     # No to fill's own question, yes to the generator's first: the generator is under
     # way when told (a later yes could come after a lucky puzzle was already made).

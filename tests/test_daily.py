@@ -59,7 +59,7 @@ def test_the_weekday_schedule_gets_harder_through_the_week():
     week = [daily_kind(MONDAY + timedelta(days=k)) for k in range(7)]
     assert week == list(SCHEDULE)
     assert (week[0].size, week[0].level) == (4, "normal")
-    assert (week[5].size, week[5].level) == (9, "extreme")
+    assert (week[5].size, week[5].level) == (9, "unreasonable")
     assert (week[6].size, week[6].level) == (9, "hard")
     monday_to_saturday = week[:6]
     assert [k.size for k in monday_to_saturday] == sorted(k.size for k in monday_to_saturday)

@@ -203,3 +203,32 @@ def test_latin_squares_are_uniform_at_3x3():
     counts = Counter(random_latin_square(3, rng) for _ in range(2400))
     assert len(counts) == 12
     assert all(140 < count < 260 for count in counts.values())
+
+
+@pytest.mark.parametrize("size", [6, 9])
+def test_few_single_cells_from_six_up(size):
+    """Keen makes none; splitting cages to repair a puzzle makes them, within 5% of the cages."""
+    for level in (None, "easy", "normal", "hard"):
+        for seed in range(3):
+            cages = generate(size, seed=seed, level=level).cages
+            assert sum(len(cage.cells) == 1 for cage in cages) <= 0.05 * len(cages)
+
+
+def test_split_cage_keeps_both_halves_at_least_as_large_as_asked():
+    solution = random_latin_square(6, random.Random(0))
+    square = Cage(((0, 0), (0, 1), (1, 0), (1, 1)), "+", sum(solution[r][c] for r in (0, 1) for c in (0, 1)))
+    halves = split_cage(square, solution, random.Random(1), smallest=2)
+    assert sorted(len(half.cells) for half in halves) == [2, 2]
+    tee = ((0, 0), (0, 1), (0, 2), (1, 1))
+    cage = Cage(tee, "+", sum(solution[r][c] for r, c in tee))
+    assert split_cage(cage, solution, random.Random(1), smallest=2) == []
+
+
+def test_isotopes_are_latin_squares_of_the_same_digits():
+    from kaldoku_tui.engine.latin import random_isotope
+
+    square = random_latin_square(7, random.Random(3))
+    other = random_isotope(square, random.Random(4))
+    digits = list(range(1, 8))
+    assert other != square
+    assert all(sorted(row) == digits for row in other) and all(sorted(col) == digits for col in zip(*other))

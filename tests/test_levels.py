@@ -8,9 +8,11 @@ import pytest
 from kaldoku_tui.cli import main
 from kaldoku_tui.engine.formats import read_puzzles, to_json_line
 from kaldoku_tui.engine.generator import generate
-from kaldoku_tui.engine.kinds import levels_for
+from kaldoku_tui.engine.kinds import OP_SETS, SIZES, GameKind, levels_for, offered_levels
+
+ALL_KINDS = [GameKind(n, ops, level) for n in SIZES for ops in OP_SETS for level in levels_for(n)]
 from kaldoku_tui.engine.puzzle import Cage, Puzzle, PuzzleError
-from kaldoku_tui.engine.techniques import LEVELS, grade, human_solve
+from kaldoku_tui.engine.techniques import LEVELS, grade, human_solve, tier_needed
 
 KEEN_ID = "4:aa_a__a__a_a__a_a,d2m12s1a5s1m4d2a5"
 
@@ -19,7 +21,7 @@ def level_cases():
     """Every level of every size: three seeds each, one for the slow ones (extreme and
     unreasonable from 6×6 up, about a second each at 9×9)."""
     for size in range(3, 10):
-        for level in levels_for(size):
+        for level in offered_levels(size, "all"):
             slow = size >= 6 and LEVELS.index(level) >= 3
             yield pytest.param(size, level, 1 if slow else 3, id=f"{size}-{level}")
 
@@ -29,6 +31,7 @@ def test_generated_puzzle_grades_at_its_level(size, level, seeds):
     for seed in range(seeds):
         puzzle = generate(size, seed=seed, level=level)
         assert grade(puzzle).level == level
+        assert tier_needed(puzzle) == LEVELS.index(level) + 1
         assert puzzle.meta["difficulty"] == level
         tier = LEVELS.index(level) + 1
         solve = human_solve(puzzle, max_tier=tier)
@@ -111,3 +114,21 @@ def test_cli_grade_bad_input_exits_2(tmp_path, capsys):
     assert main(["grade", str(path)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("kaldoku: error:") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("ops", ["addmul", "mul"])
+def test_the_other_operator_sets_make_their_offered_levels(ops):
+    for size in (4, 6):
+        for level in offered_levels(size, ops):
+            puzzle = generate(size, seed=2, ops=ops, level=level)
+            assert tier_needed(puzzle) == LEVELS.index(level) + 1
+            assert {cage.op for cage in puzzle.cages} <= set(OP_SETS[ops]) | {"="}
+
+
+def test_a_kind_not_offered_is_refused_with_what_exists(capsys):
+    size, ops, level = next((k.size, k.ops, k.level) for k in ALL_KINDS if not k.offered)
+    with pytest.raises(PuzzleError, match=f"does not make {size}×{size} {ops} {level}"):
+        generate(size, seed=1, ops=ops, level=level)
+    assert main(["generate", "--size", str(size), "--ops", ops, "--difficulty", level]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and ", ".join(offered_levels(size, ops)) in err

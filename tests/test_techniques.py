@@ -102,6 +102,84 @@ def test_x_wing_removes_the_digit_from_its_columns():
     assert "rows 1 and 3" in step.explanation
 
 
+# A 9×9 of one-cell cages: the line techniques only read the notes, and quads and
+# jellyfish need lines of eight cells or more.
+NINE = Puzzle(
+    9,
+    tuple(Cage((((r, c)),), "=", (r + c) % 9 + 1) for r in range(9) for c in range(9)),
+    tuple(tuple((r + c) % 9 + 1 for c in range(9)) for r in range(9)),
+)
+
+# Keen hard and extreme puzzles (keen_train) whose solve needs a naked quad, a jellyfish.
+KEEN_NAKED_QUAD = (
+    "8:__a_10a_4a_a__aa__a__a_5a_a4_a_a3_aa_a_5a_a_ba5_a_3c__aa,a11s4m6m48s1a7a8a11s3d2m6d3a6"
+    "m72s3a10m28m32m18a12d2a10s3m1120s6s1d4d2s1"
+)
+KEEN_JELLYFISH = (
+    "9:a3_baa_3a_a_3a_a_aa_a_aa_aa_16a_3b__a3_6a_6ba4_5b_5a5_a_3a_a__aa,s2a13m8m12d3m72m30a10"
+    "d4a13a11s7d3a11a8a13s4m12s1m18s3m336s7s1s5s1s1d2m24m378m288d3s2a7a11a8a11m18"
+)
+
+
+def test_naked_quad_four_cells_four_digits():
+    marks = marks_with(NINE, {(0, 0): {1, 2}, (0, 1): {2, 3}, (0, 2): {3, 4}, (0, 3): {1, 4}})
+    assert first(t.subsets(2, hidden=False), marks) is None
+    assert first(t.subsets(3, hidden=False), marks) is None
+    step = first(t.subsets(4, hidden=False), marks)
+    assert step.technique == "naked_quad" and step.name == "Naked quad" and step.tier == 3
+    assert step.removes == {(0, c): {1, 2, 3, 4} for c in range(4, 9)}
+    assert "r1c1, r1c2, r1c3 and r1c4 hold only 1, 2, 3 and 4" in step.explanation
+
+
+def test_hidden_quad_four_digits_four_cells():
+    marks = marks_with(NINE, {(0, c): set(range(5, 10)) for c in range(4, 9)})
+    assert first(t.subsets(3, hidden=True), marks) is None
+    assert first(t.subsets(4, hidden=False), marks) is None
+    step = first(t.subsets(4, hidden=True), marks)
+    assert step.technique == "hidden_quad" and step.name == "Hidden quad"
+    assert step.removes == {(0, c): {5, 6, 7, 8, 9} for c in range(4)}
+    assert "1, 2, 3 and 4 fit only r1c1, r1c2, r1c3 and r1c4" in step.explanation
+
+
+def test_jellyfish_four_rows_four_columns():
+    # In rows 1-4 the 1 fits only columns 1-4; every other row and column has room.
+    notes = {(r, c): set(range(2, 10)) for r in range(4) for c in range(4, 9)}
+    marks = marks_with(NINE, notes)
+    assert first(t.fish(2), marks) is None and first(t.fish(3), marks) is None
+    step = first(t.fish(4), marks)
+    assert step.technique == "jellyfish" and step.name == "Jellyfish" and step.tier == 4
+    assert step.removes == {(r, c): {1} for r in range(4, 9) for c in range(4)}
+    assert "In rows 1, 2, 3 and 4, 1 fits only in columns 1, 2, 3 and 4" in step.explanation
+
+
+@pytest.mark.parametrize("keen_id,technique,level", [
+    (KEEN_NAKED_QUAD, "naked_quad", "hard"),
+    (KEEN_JELLYFISH, "jellyfish", "extreme"),
+])
+def test_keen_puzzles_that_need_a_quad_or_a_jellyfish(keen_id, technique, level):
+    """Without these kaldoku needed a trial on both, which Keen makes at hard and extreme."""
+    from kaldoku_tui.engine.formats import read_puzzles
+    from kaldoku_tui.engine.solver import solve as solutions
+
+    puzzle = read_puzzles(keen_id)[0]
+    puzzle = puzzle.with_solution(solutions(puzzle, limit=1)[0])
+    solve = t.human_solve(puzzle)
+    assert solve.solved and technique in {step.technique for step in solve.steps}
+    assert t.grade(puzzle).level == level
+    assert t.tier_needed(puzzle) == t.LEVELS.index(level) + 1
+    assert_sound(puzzle, solve.steps)
+
+
+def test_tier_needed_is_the_explained_solves_tier_without_words():
+    assert t.tier_needed(KEEN) == t.grade(KEEN).tier
+    assert t.tier_needed(NEEDS_TRIAL) == 5 and t.tier_needed(NEEDS_TRIAL, max_tier=4) is None
+    marks = Marks.start(t.layout(NEEDS_TRIAL))
+    steps = t.propagate(marks, 5, quick=True)
+    assert marks.solved and marks.grid() == NEEDS_TRIAL.solution
+    assert steps and all(step.explanation == "" for step in steps)
+    assert_sound(NEEDS_TRIAL, steps)
+
+
 def test_forcing_chain_over_two_digit_cells():
     marks = marks_with(KEEN, {(0, 0): {1, 2}, (0, 2): {2, 3}, (2, 2): {1, 3}})
     step = first(t.forcing_chain, marks)
@@ -187,11 +265,14 @@ def test_every_step_is_sound_on_generated_puzzles(size, count):
     [(5, "hard", 20), (6, "hard", 20), (6, "extreme", 8), (6, "unreasonable", 12), (7, "unreasonable", 5)],
 )
 def test_every_step_is_sound_on_puzzles_of_the_higher_levels(size, level, count):
-    """Subsets, line rules, fish, chains and trials, which default puzzles seldom need."""
-    from kaldoku_tui.engine.generator import generate
+    """Subsets, line rules, fish, chains and trials, which default puzzles seldom need
+    (6×6 extreme is not offered, too slow to make in the game: made here directly)."""
+    import random
+
+    from kaldoku_tui.engine.generator import leveled
 
     for seed in range(1000, 1000 + count):
-        puzzle = generate(size, seed=seed, level=level)
+        puzzle = leveled(size, t.LEVELS.index(level) + 1, random.Random(seed), "all", lambda: False)
         solve = t.human_solve(puzzle)
         assert_sound(puzzle, solve.steps)
         for step in solve.steps:

@@ -17,6 +17,17 @@ from kaldoku_tui.engine.puzzle import Cage, Cell, Grid, PuzzleError, _connected,
 MAX_CELLS = 6
 """No cage grows beyond this many cells (Keen's limit)."""
 
+MAX_SINGLE_SHARE = 0.05
+"""At most this share of the cages of a board of SINGLES_FROM or more is a single given cell."""
+SINGLES_FROM = 6
+
+
+def singles_allowed(size: int, cages: Sequence[Cage], more: int) -> bool:
+    """Whether `more` single-cell cages, made by splitting one of `cages`, keep a board
+    within MAX_SINGLE_SHARE."""
+    singles = sum(len(cage.cells) == 1 for cage in cages)
+    return size < SINGLES_FROM or singles + more <= MAX_SINGLE_SHARE * (len(cages) + 1)
+
 Block = tuple[Cell, ...]
 
 
@@ -110,18 +121,21 @@ def split_cage(
     ops: str = "all",
     others: Sequence[Cage] = (),
     easiest: bool = False,
+    smallest: int = 1,
 ) -> list[Cage]:
-    """Two cages, each connected, that cover the cells of `cage`, as even in size as can be."""
+    """Two cages, each connected, that cover the cells of `cage`, as even in size as can be;
+    none when no split leaves both of at least `smallest` cells."""
     if len(cage.cells) < 2:
         raise PuzzleError(f"a single cell cage cannot be split ({cage.label()})")
-    halves = _split_cells(cage.cells, rng)
-    return make_cages(halves, solution, rng, ops, others, easiest)
+    halves = _split_cells(cage.cells, rng, smallest)
+    return make_cages(halves, solution, rng, ops, others, easiest) if halves else []
 
 
-def _split_cells(cells: Block, rng: random.Random) -> list[Block]:
-    """Connected part + connected rest, the part as close to half the cells as possible."""
+def _split_cells(cells: Block, rng: random.Random, smallest: int = 1) -> list[Block]:
+    """Connected part + connected rest, the part as close to half the cells as possible
+    and no smaller than `smallest`; empty when there is none."""
     members = set(cells)
-    for size in range(len(cells) // 2, 0, -1):
+    for size in range(len(cells) // 2, smallest - 1, -1):
         splits = []
         for start in cells:
             part = _grow(start, size, members, rng)
@@ -133,7 +147,8 @@ def _split_cells(cells: Block, rng: random.Random) -> list[Block]:
         if splits:
             part = rng.choice(sorted(set(splits)))
             return sorted([part, tuple(cell for cell in cells if cell not in part)])
-    raise AssertionError("every connected group of cells has a cell whose removal keeps it connected")
+    assert smallest > 1, "every connected group of cells has a cell whose removal keeps it connected"
+    return []
 
 
 def _grow(start: Cell, size: int, members: set[Cell], rng: random.Random) -> set[Cell] | None:

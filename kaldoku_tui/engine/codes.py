@@ -23,10 +23,10 @@ from functools import lru_cache
 from hashlib import blake2b
 
 from kaldoku_tui.engine.formats import _cages_from_walls, _edges
-from kaldoku_tui.engine.kinds import LEVELS, MIN_SIZE, OP_SETS, SIZES, levels_for
+from kaldoku_tui.engine.kinds import LEVELS, MIN_SIZE, OP_SETS, SIZES, GameKind, levels_for
 from kaldoku_tui.engine.puzzle import Cage, Puzzle, PuzzleError, combine
 
-GENERATOR_EDITION = 1
+GENERATOR_EDITION = 2
 """Bump whenever `generate(size, seed, ops, level)` gives another puzzle for the same
 arguments: codes of the old edition are then refused, never misread."""
 
@@ -67,13 +67,16 @@ HIDDEN_SOURCES = "+-*/"
 
 def share_code(puzzle: Puzzle) -> str:
     """The share code of `puzzle`: the seed form when its meta says how `generate` made
-    it (as generate's own puzzles do), the puzzle form otherwise.
+    it and this kaldoku's generator still makes it so, the puzzle form otherwise (a
+    puzzle saved by an older edition, or of a kind no longer made).
 
     The puzzle form needs a solution; one is found when the puzzle carries none."""
     seed, ops, level = puzzle.meta.get("seed"), puzzle.meta.get("ops"), puzzle.meta.get("difficulty")
     if (
         isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed < MAX_SEED
         and ops in OP_SETS and (level is None or level in levels_for(puzzle.size))
+        and GameKind(puzzle.size, ops, level).offered
+        and fingerprint(regenerate(puzzle.size, seed, ops, level)) == fingerprint(puzzle)
     ):
         return _seed_code(puzzle, seed, ops, level)
     return _puzzle_code(puzzle)

@@ -6,7 +6,7 @@ weekday a kind of game, easier early in the week; `generate` with that seed give
 puzzle, so everyone on the same kaldoku (the same generator edition) gets the same one.
 
     Monday     4×4 normal        Friday     8×8 hard
-    Tuesday    5×5 normal        Saturday   9×9 extreme
+    Tuesday    5×5 normal        Saturday   9×9 unreasonable
     Wednesday  6×6 hard          Sunday     9×9 hard
     Thursday   7×7 hard
 
@@ -29,7 +29,7 @@ SCHEDULE = (
     GameKind(6, "all", "hard"),
     GameKind(7, "all", "hard"),
     GameKind(8, "all", "hard"),
-    GameKind(9, "all", "extreme"),
+    GameKind(9, "all", "unreasonable"),
     GameKind(9, "all", "hard"),
 )
 """The kind of each weekday's puzzle, Monday first (as `date.weekday()` counts)."""

@@ -13,19 +13,21 @@ import random
 import secrets
 from typing import Callable
 
-from kaldoku_tui.engine.cages import make_cages, random_blocks, split_cage
-from kaldoku_tui.engine.kinds import LEVELS, MAX_SIZE, MIN_SIZE, OP_SETS, levels_for
-from kaldoku_tui.engine.latin import random_latin_square
-from kaldoku_tui.engine.puzzle import Cage, Grid, Puzzle, PuzzleError
+from kaldoku_tui.engine.cages import allowed_ops, make_cages, random_blocks, singles_allowed, split_cage
+from kaldoku_tui.engine.fillings import fillings
+from kaldoku_tui.engine.kinds import LEVELS, MAX_SIZE, MIN_SIZE, OP_SETS, GameKind, levels_for, offered_levels
+from kaldoku_tui.engine.latin import random_isotope, random_latin_square
+from kaldoku_tui.engine.puzzle import Cage, Grid, Puzzle, PuzzleError, combine
 from kaldoku_tui.engine.solver import solve
 from kaldoku_tui.engine.steps import Marks
-from kaldoku_tui.engine.techniques import human_solve, layout, propagate
+from kaldoku_tui.engine.techniques import layout, propagate, tier_needed
 
 MAX_CANDIDATES = 5000
 """Candidates tried for one leveled puzzle before giving up with an error."""
 
-SQUARE_REUSE = 4
-"""Cagings tried on one latin square before drawing another (squares cost more than cagings)."""
+SQUARE_REUSE = 8
+"""Candidates cut from isotopes of one latin square before drawing another: an isotope
+costs far less than a square, but keeps its isotopy class (4×4 has only two)."""
 
 
 class Stopped(Exception):
@@ -52,6 +54,10 @@ def generate(
     if level is not None and level not in levels_for(size):
         offered = ", ".join(levels_for(size))
         raise PuzzleError(f"a {size}×{size} puzzle cannot be {level!r}; {size}×{size} offers {offered}")
+    if level is not None and not GameKind(size, ops, level).offered:
+        offered = ", ".join(offered_levels(size, ops)) or "no level"
+        raise PuzzleError(f"kaldoku does not make {size}×{size} {ops} {level} puzzles; "
+                          f"{size}×{size} {ops} offers {offered}")
     if seed is None:
         seed = secrets.randbelow(2**31)
     rng = random.Random(seed)
@@ -59,9 +65,9 @@ def generate(
         puzzle = leveled(size, LEVELS.index(level) + 1, rng, ops, stop)
         meta = {"seed": seed, "ops": ops, "difficulty": level}
         return Puzzle(puzzle.size, puzzle.cages, puzzle.solution, meta)
-    puzzle = candidate(size, rng, ops)
-    while (other := rival(puzzle)) is not None:
-        puzzle = repair(puzzle, other, rng, ops)
+    while (puzzle := unique(candidate(size, rng, ops), rng, ops)) is None:
+        if stop():
+            raise Stopped(f"stopped making a {size}×{size} puzzle")
     return Puzzle(puzzle.size, puzzle.cages, puzzle.solution, {"seed": seed, "ops": ops})
 
 
@@ -80,11 +86,12 @@ def rival(puzzle: Puzzle) -> Grid | None:
     return None
 
 
-def repair(puzzle: Puzzle, other: Grid, rng: random.Random, ops: str) -> Puzzle:
-    """`puzzle` with its largest cage that `other` fills differently split in two.
+def repair(puzzle: Puzzle, other: Grid, rng: random.Random, ops: str) -> Puzzle | None:
+    """`puzzle` with its largest cage that `other` fills differently split in two; None
+    when every such cage is too small to split without too many single cells.
 
     Every solution that differs from the puzzle's own differs in some cage of two or
-    more cells (single cells pin their digit), so there is always one to split.
+    more cells (single cells pin their digit), so there is a cage to split.
     """
     solution = puzzle.solution
     assert solution is not None
@@ -93,11 +100,18 @@ def repair(puzzle: Puzzle, other: Grid, rng: random.Random, ops: str) -> Puzzle:
         for cage in puzzle.cages
         if len(cage.cells) > 1 and any(solution[r][c] != other[r][c] for r, c in cage.cells)
     ]
-    largest = max(len(cage.cells) for cage in disputed)
-    target = rng.choice([cage for cage in disputed if len(cage.cells) == largest])
-    rest: list[Cage] = [cage for cage in puzzle.cages if cage is not target]
-    halves = split_cage(target, solution, rng, ops, others=rest)
-    return Puzzle(puzzle.size, tuple(rest + halves), solution)
+    return _split_one(puzzle, disputed, rng, ops, easiest=False)
+
+
+def unique(puzzle: Puzzle, rng: random.Random, ops: str) -> Puzzle | None:
+    """`puzzle` repaired until its own solution is its only one; None when a repair would
+    leave too many single cells. The fast solver finds rivals far sooner than the
+    human-style solve finds itself stuck."""
+    while (other := rival(puzzle)) is not None:
+        puzzle = repair(puzzle, other, rng, ops)
+        if puzzle is None:
+            return None
+    return puzzle
 
 
 def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[], bool]) -> Puzzle:
@@ -106,14 +120,19 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
     Two solves run side by side, one capped a tier lower. When the capped one finishes,
     the candidate is too easy and a new one is drawn; when the full one gets stuck, a
     cage with open cells is split (largest first) and both solves resume, since a split
-    only adds constraints and every deduction made stays true.
+    only adds constraints and every deduction made stays true. Where a split would
+    leave too many single cells, a cage gets a clue that fewer fillings meet instead,
+    and the solves start over.
     """
     easiest = tier == 1
     for attempt in range(MAX_CANDIDATES):
         if attempt % SQUARE_REUSE == 0:
-            solution = random_latin_square(size, rng)
+            square = random_latin_square(size, rng)
+        solution = random_isotope(square, rng)
         cages = make_cages(random_blocks(size, rng), solution, rng, ops, easiest=easiest)
-        puzzle = Puzzle(size, tuple(cages), solution)
+        puzzle = unique(Puzzle(size, tuple(cages), solution), rng, ops)
+        if puzzle is None:
+            continue
         low = Marks.start(layout(puzzle)) if tier > 1 else None
         high = Marks.start(layout(puzzle))
         while True:
@@ -126,23 +145,30 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                 high.narrow(low)
             propagate(high, tier, quick=True)
             if high.solved:
-                if _needs(puzzle, tier):
+                found = tier_needed(puzzle, tier)
+                if found == tier:
                     return puzzle
-                break
+                if found is not None:
+                    break
+                # Deductions made on a cage before its split can be out of reach after it:
+                # go on from what the split puzzle itself gives.
+                low = Marks.start(layout(puzzle)) if tier > 1 else None
+                high = Marks.start(layout(puzzle))
+                continue
             split = _split_open_cage(puzzle, high, rng, ops, easiest)
+            if split is not None:
+                puzzle = split
+                low = low.on(layout(puzzle)) if low is not None else None
+                high = high.on(layout(puzzle))
+                continue
+            # A new clue replaces the old one: what was deduced from it may not hold.
+            split = _reclue_open_cage(puzzle, high, ops, easiest) if tier <= 3 else None
             if split is None:
                 break
             puzzle = split
-            low = low.on(layout(puzzle)) if low is not None else None
-            high = high.on(layout(puzzle))
+            low = Marks.start(layout(puzzle)) if tier > 1 else None
+            high = Marks.start(layout(puzzle))
     raise PuzzleError(f"found no {size}×{size} puzzle of level {LEVELS[tier - 1]} with operations {ops!r}")
-
-
-def _needs(puzzle: Puzzle, tier: int) -> bool:
-    """Whether a fresh human-style solve finishes at `tier` and not below."""
-    if tier > 1 and human_solve(puzzle, tier - 1).solved:
-        return False
-    return human_solve(puzzle, tier).solved
 
 
 def _split_open_cage(
@@ -151,11 +177,47 @@ def _split_open_cage(
     """`puzzle` with one of its largest cages that still has an open cell split in two."""
     lay = layout(puzzle)
     open_cages = {lay.cage_of[i] for i, placed in enumerate(marks.placed) if not placed}
-    splittable = [puzzle.cages[k] for k in sorted(open_cages) if len(puzzle.cages[k].cells) > 1]
-    if not splittable:
+    return _split_one(puzzle, [puzzle.cages[k] for k in sorted(open_cages)], rng, ops, easiest)
+
+
+def _split_one(
+    puzzle: Puzzle, cages: list[Cage], rng: random.Random, ops: str, easiest: bool
+) -> Puzzle | None:
+    """`puzzle` with one of the largest of `cages` split in two, leaving single cells only
+    within the share `singles_allowed` permits; None when none of them can be."""
+    def smallest(cage: Cage) -> int:
+        made = 2 if len(cage.cells) == 2 else 1
+        return 1 if singles_allowed(puzzle.size, puzzle.cages, made) else 2
+
+    splittable = [cage for cage in cages if len(cage.cells) >= 2 * smallest(cage)]
+    while splittable:
+        largest = max(len(cage.cells) for cage in splittable)
+        target = rng.choice([cage for cage in splittable if len(cage.cells) == largest])
+        rest = [cage for cage in puzzle.cages if cage is not target]
+        halves = split_cage(target, puzzle.solution, rng, ops, others=rest, easiest=easiest,
+                            smallest=smallest(target))
+        if halves:
+            return Puzzle(puzzle.size, tuple(rest + halves), puzzle.solution)
+        splittable.remove(target)
+    return None
+
+
+def _reclue_open_cage(puzzle: Puzzle, marks: Marks, ops: str, easiest: bool) -> Puzzle | None:
+    """`puzzle` with the open cage of most fillings given the allowed operation that
+    fewest fillings meet; None when no open cage has a narrower clue."""
+    lay = layout(puzzle)
+    solution = puzzle.solution
+    best = None
+    for k in sorted({lay.cage_of[i] for i, placed in enumerate(marks.placed) if not placed}):
+        cage = puzzle.cages[k]
+        digits = [solution[r][c] for r, c in cage.cells]
+        now = len(fillings(puzzle.size, cage))
+        for op in allowed_ops(cage.cells, solution, ops, easiest):
+            other = Cage(cage.cells, op, combine(op, digits))
+            fewer = now - len(fillings(puzzle.size, other))
+            if fewer > 0 and (best is None or (now, fewer) > best[0]):
+                best = ((now, fewer), k, other)
+    if best is None:
         return None
-    largest = max(len(cage.cells) for cage in splittable)
-    target = rng.choice([cage for cage in splittable if len(cage.cells) == largest])
-    rest = [cage for cage in puzzle.cages if cage is not target]
-    halves = split_cage(target, puzzle.solution, rng, ops, others=rest, easiest=easiest)
-    return Puzzle(puzzle.size, tuple(rest + halves), puzzle.solution)
+    _, k, other = best
+    return Puzzle(puzzle.size, puzzle.cages[:k] + (other,) + puzzle.cages[k + 1:], solution)

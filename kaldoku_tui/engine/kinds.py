@@ -38,6 +38,38 @@ def levels_for(size: int) -> tuple[str, ...]:
     return LEVELS_BY_SIZE.get(size, LEVELS)
 
 
+GENERATION_LIMIT = 2.0
+"""Seconds a kind may take to make at the 95th percentile to be offered."""
+
+NOT_OFFERED = {
+    "all": {4: ("extreme",), 5: ("extreme", "unreasonable"), 6: ("extreme",), 7: ("extreme",),
+            8: ("extreme", "unreasonable"), 9: ("extreme",)},
+    "addmul": {3: ("hard",), 4: ("hard", "extreme", "unreasonable"),
+               **{size: ("extreme", "unreasonable") for size in range(5, 10)}},
+    "mul": {3: ("normal", "hard"), 4: ("hard", "extreme", "unreasonable"),
+            **{size: ("normal", "hard", "extreme", "unreasonable") for size in range(5, 10)}},
+}
+"""Levels kaldoku does not make, by operator set and size: those whose generation took
+more than GENERATION_LIMIT seconds at the 95th percentile, or failed, when measured with
+`python -m benchmarks.levels --every-kind --seeds 10 --no-keen` on 2026-11-23 on this
+project's 2-core machine shared with other jobs (load average 4 to 5.5, which slows
+it about 3×). Extreme is rare below Keen's extreme because the line sum and product
+rules solve many such puzzles at hard; × alone rarely pins a puzzle down without many
+single cells. Measure again on a quieter machine before offering more."""
+
+
+def offered_levels(size: int, ops: str) -> tuple[str, ...]:
+    """The levels kaldoku makes at `size` with the operator set `ops`, easiest first."""
+    left_out = NOT_OFFERED.get(ops, {}).get(size, ())
+    return tuple(level for level in levels_for(size) if level not in left_out)
+
+
+def offered_kinds() -> list[GameKind]:
+    """Every kind kaldoku makes with a level asked for, in order."""
+    return [GameKind(size, ops, level) for size in SIZES for ops in OP_SETS
+            for level in offered_levels(size, ops)]
+
+
 @dataclass(frozen=True)
 class GameKind:
     """What a player picks for a new game: size, operator set and level (None: any)."""
@@ -57,9 +89,9 @@ class GameKind:
 
     @property
     def offered(self) -> bool:
-        """Whether kaldoku makes puzzles of this kind."""
+        """Whether kaldoku makes puzzles of this kind (see NOT_OFFERED)."""
         return (self.size in SIZES and self.ops in OP_SETS
-                and (self.level is None or self.level in levels_for(self.size)))
+                and (self.level is None or self.level in offered_levels(self.size, self.ops)))
 
     @property
     def known_level(self) -> str | None:

@@ -79,10 +79,14 @@ class Layout:
         ]
         self.cage_cells: list[list[int]] = [[r * n + c for r, c in cage.cells] for cage in puzzle.cages]
         self.cage_of: list[int] = [puzzle.cage_index((i // n, i % n)) for i in range(n * n)]
+        self._fillings: list[tuple[Filling, ...] | None] = [None] * len(puzzle.cages)
 
     def fillings(self, k: int) -> tuple[Filling, ...]:
         """Every filling of cage `k`, ignoring the rest of the board."""
-        return fillings(self.size, self.puzzle.cages[k])
+        found = self._fillings[k]
+        if found is None:
+            found = self._fillings[k] = fillings(self.size, self.puzzle.cages[k])
+        return found
 
     def cell(self, i: int) -> Cell:
         return divmod(i, self.size)
@@ -93,15 +97,23 @@ class Layout:
 
 
 class Marks:
-    """Candidates and placed digits on one puzzle; a copy is cheap and independent."""
+    """Candidates and placed digits on one puzzle; a copy is cheap and independent.
 
-    __slots__ = ("layout", "cand", "placed", "_fits")
+    `words` says whether the steps found on it are worded; a grader needs none.
+    """
 
-    def __init__(self, layout: Layout, cand: list[int], placed: list[bool], fits: dict) -> None:
+    __slots__ = ("layout", "cand", "placed", "_fits", "_last", "words")
+
+    def __init__(
+        self, layout: Layout, cand: list[int], placed: list[bool], fits: dict,
+        words: bool = True, last: dict | None = None,
+    ) -> None:
         self.layout = layout
         self.cand = cand
         self.placed = placed
         self._fits = fits
+        self._last = {} if last is None else last
+        self.words = words
 
     @classmethod
     def start(cls, layout: Layout, grid: Grid | None = None, notes=None) -> Marks:
@@ -126,11 +138,11 @@ class Marks:
         return cls(layout, cand, placed, {})
 
     def copy(self) -> Marks:
-        return Marks(self.layout, self.cand[:], self.placed[:], self._fits)
+        return Marks(self.layout, self.cand[:], self.placed[:], self._fits, self.words, dict(self._last))
 
     def on(self, layout: Layout) -> Marks:
         """These marks on a puzzle with the same cells and more constraints (a cage split)."""
-        return Marks(layout, self.cand, self.placed, {})
+        return Marks(layout, self.cand, self.placed, {}, self.words)
 
     def narrow(self, other: Marks) -> None:
         """Keep only candidates `other` keeps too; both must be true of the same puzzle."""
@@ -149,29 +161,36 @@ class Marks:
             for r in range(n)
         )
 
-    def fits(self, k: int) -> list[Filling]:
-        """The fillings of cage `k` that its cells' candidates still allow."""
-        cells = self.layout.cage_cells[k]
-        masks = tuple(self.cand[i] for i in cells)
+    def fits(self, k: int, masks: tuple[int, ...] | None = None) -> list[Filling]:
+        """The fillings of cage `k` that its cells' candidates (`masks`, if given) still allow."""
+        if masks is None:
+            masks = tuple(self.cand[i] for i in self.layout.cage_cells[k])
         key = (k, masks)
         found = self._fits.get(key)
         if found is None:
-            found = [
-                f for f in self.layout.fillings(k) if all(m >> d & 1 for m, d in zip(masks, f))
-            ]
+            # Candidates only narrow, so the fillings kept last time for this cage hold these.
+            wider = self._last.get(k)
+            source = self.layout.fillings(k) if wider is None else wider
+            if len(masks) == 2:
+                first, second = masks
+                found = [f for f in source if first >> f[0] & 1 and second >> f[1] & 1]
+            else:
+                found = [f for f in source if all(m >> d & 1 for m, d in zip(masks, f))]
             self._fits[key] = found
+        self._last[k] = found
         return found
 
     def spots(self, k: int) -> tuple[int, ...]:
         """For each cell of cage `k`, the digits the fillings still allowed put there."""
-        key = (k, tuple(self.cand[i] for i in self.layout.cage_cells[k]), "spots")
+        masks = tuple(self.cand[i] for i in self.layout.cage_cells[k])
+        key = (k, masks, "spots")
         found = self._fits.get(key)
         if found is None:
-            masks = [0] * len(key[1])
-            for f in self.fits(k):
+            spots = [0] * len(masks)
+            for f in self.fits(k, masks):
                 for pos, d in enumerate(f):
-                    masks[pos] |= 1 << d
-            found = self._fits[key] = tuple(masks)
+                    spots[pos] |= 1 << d
+            found = self._fits[key] = tuple(spots)
         return found
 
     def apply(self, step: Step) -> None:

@@ -32,7 +32,7 @@ from kaldoku_tui.engine.steps import (
     join,
 )
 
-__all__ = ["LEVELS", "Grade", "HumanSolve", "Step", "grade", "human_solve", "next_step"]
+__all__ = ["LEVELS", "Grade", "HumanSolve", "Step", "grade", "human_solve", "next_step", "tier_needed"]
 
 Technique = Callable[[Marks], Iterator[Step]]
 
@@ -112,14 +112,18 @@ def propagate(
 ) -> list[Step]:
     """Apply easiest-first steps until none is left; raise Contradiction on a dead end.
 
-    `quick` applies every step a technique finds before starting over from the
-    easiest: the same deductions in fewer passes, for when only the outcome matters.
-    Steps are recorded in `steps` (a new list unless given), each before it is applied.
+    `quick` is the grader's way: tiers 1 and 2 settle without steps, and each harder
+    technique applies every step it finds before starting over from the easiest; the
+    same deductions, unworded, in fewer passes. Steps are recorded in `steps` (a new
+    list unless given), each before it is applied (in `quick` mode tier 3 and up only).
     """
     steps = [] if steps is None else steps
+    if quick:
+        marks.words = False
     while not marks.solved:
         if quick:
-            found = _quick_pass(marks, max_tier, steps)
+            settle(marks, max_tier)
+            found = not marks.solved and _quick_pass(marks, max_tier, steps)
         else:
             step = first_step(marks, max_tier)
             if step is not None:
@@ -132,6 +136,76 @@ def propagate(
         for k in range(len(marks.layout.cage_cells)):
             cage_fits(marks, k)
     return steps
+
+
+def tier_needed(puzzle: Puzzle, max_tier: int = 5) -> int | None:
+    """The lowest tier whose deductions solve `puzzle` (its level is LEVELS[tier - 1]);
+    None when tiers up to `max_tier` do not. The grader's fast path: no step is worded."""
+    marks = Marks.start(layout(puzzle))
+    try:
+        for tier in range(1, max_tier + 1):
+            propagate(marks, tier, quick=True)
+            if marks.solved:
+                return tier
+    except Contradiction:
+        return None
+    return None
+
+
+def settle(marks: Marks, max_tier: int) -> None:
+    """Tiers 1 and 2 to the end (tier 2 only when `max_tier` allows it), without steps:
+    singles, and each cage's cells keep the digits its fillings can put there (as a
+    whole at tier 1, cell by cell at tier 2). Raise Contradiction on a dead end."""
+    lay = marks.layout
+    cand, placed = marks.cand, marks.placed
+    by_cell = max_tier >= 2
+    done = placed_in_lines(marks)
+    for i, (row, col) in enumerate(lay.lines_of):
+        if not placed[i] and cand[i] & (done[row] | done[col]):
+            cand[i] &= ~(done[row] | done[col])
+            if not cand[i]:
+                raise Contradiction(f"{cell_name(lay.cell(i))} has no digit left")
+    seen: dict[int, tuple[int, ...]] = {}
+    changed = True
+    while changed and not marks.solved:
+        changed = False
+        for i, mask in enumerate(cand):
+            if not placed[i] and not mask & (mask - 1):
+                marks.place(i, only_digit(mask))
+                changed = True
+        for line, cells in enumerate(lay.lines):
+            once = twice = 0
+            for i in cells:
+                twice |= once & cand[i]
+                once |= cand[i]
+            if once != lay.full:
+                raise Contradiction(f"a digit has no place left in {lay.line_name(line)}")
+            for d in digits_of(once & ~twice):
+                i = next((i for i in cells if cand[i] >> d & 1), None)
+                if i is None:
+                    raise Contradiction(f"{d} has no place left in {lay.line_name(line)}")
+                if not placed[i]:
+                    marks.place(i, d)
+                    changed = True
+        for k, cells in enumerate(lay.cage_cells):
+            now = tuple(cand[i] for i in cells)
+            if seen.get(k) == now:
+                continue
+            spots = marks.spots(k)
+            if not spots[0]:
+                cage_fits(marks, k)
+            if not by_cell:
+                union = 0
+                for mask in spots:
+                    union |= mask
+                spots = (union,) * len(cells)
+            for i, keep in zip(cells, spots):
+                if cand[i] & ~keep:
+                    cand[i] &= keep
+                    changed = True
+                    if not cand[i]:
+                        raise Contradiction(f"{cell_name(lay.cell(i))} has no digit left")
+            seen[k] = tuple(cand[i] for i in cells)
 
 
 def check(marks: Marks) -> None:
@@ -156,9 +230,12 @@ def check(marks: Marks) -> None:
 
 
 def _quick_pass(marks: Marks, max_tier: int, steps: list[Step]) -> bool:
+    """One round of the techniques above tier 2 (settle does the rest), the easiest first."""
     for tier, technique in TECHNIQUES:
         if tier > max_tier:
             return False
+        if tier < 3:
+            continue
         # All found on one board, then applied: each stays true on the narrower board.
         found = list(technique(marks)) if tier < 5 else [next(iter(technique(marks)), None)]
         for step in found:
@@ -184,10 +261,13 @@ NAMES = {
     "hidden_pair": "Hidden pair",
     "naked_triple": "Naked triple",
     "hidden_triple": "Hidden triple",
+    "naked_quad": "Naked quad",
+    "hidden_quad": "Hidden quad",
     "line_sum": "Line sum",
     "line_product": "Line product",
     "x_wing": "X-wing",
     "swordfish": "Swordfish",
+    "jellyfish": "Jellyfish",
     "forcing_chain": "Forcing chain",
     "trial": "Trial and contradiction",
 }
@@ -196,8 +276,8 @@ NAMES = {
 def make(
     technique: str,
     tier: int,
-    where: str,
-    reason: str,
+    where: str | Callable[[], str],
+    reason: str | Callable[[], str],
     marks: Marks,
     sets: dict[int, int] | None = None,
     removes: dict[int, int] | None = None,
@@ -205,11 +285,19 @@ def make(
     cages=(),
     lines=(),
 ) -> Step:
-    """A Step from cell indexes and removal bitmasks, worded as `reason, so effects.`"""
+    """A Step from cell indexes and removal bitmasks, worded as `reason, so effects.`
+
+    `where` and `reason` may be functions that say them, called only when `marks`
+    want words; without words the step has its effects and technique only.
+    """
     lay = marks.layout
     n = lay.size
     set_cells = {lay.cell(i): d for i, d in (sets or {}).items()}
     removed = {lay.cell(i): frozenset(digits_of(mask)) for i, mask in (removes or {}).items() if mask}
+    if not marks.words:
+        return Step(technique, tier, NAMES[technique], "", "", set_cells, removed)
+    where = where() if callable(where) else where
+    reason = reason() if callable(reason) else reason
     effects = say_effects(set_cells, removed)
     return Step(
         technique=technique,
@@ -430,16 +518,25 @@ def cage_line(m: Marks) -> Iterator[Step]:
             removes = {j: m.cand[j] & always for j in others if m.cand[j] & always}
             if removes:
                 ds = digits_of(always)
-                reason = (f"{cage_reason(m, k, found)}; each puts {say_digits(ds)} in "
-                          f"{lay.line_name(line)} inside the cage: the {say_digits(ds)} of "
-                          f"{lay.line_name(line)} {'is' if len(ds) == 1 else 'are'} in this cage")
-                yield make("cage_line", 3, say_cage(lay.puzzle.cages[k]), reason, m,
+                reason = lambda: (  # worded only when asked, while this step is current
+                    f"{cage_reason(m, k, found)}; each puts {say_digits(ds)} in "
+                    f"{lay.line_name(line)} inside the cage: the {say_digits(ds)} of "
+                    f"{lay.line_name(line)} {'is' if len(ds) == 1 else 'are'} in this cage")
+                yield make("cage_line", 3, lambda: say_cage(lay.puzzle.cages[k]), reason, m,
                            removes=removes, cells=cells, cages=[k], lines=[line])
+
+
+SUBSET_NAMES = {2: "pair", 3: "triple", 4: "quad"}
+"""Subsets by order. Orders up to half a line are enough: in a line of m open cells, a
+naked subset of k cells is a hidden subset of the other m − k, and m ≤ 9."""
+
+FISH_NAMES = {2: "x_wing", 3: "swordfish", 4: "jellyfish"}
+"""Fish by order; as with subsets, a fish over k rows is one over m − k columns."""
 
 
 def subsets(size: int, hidden: bool) -> Technique:
     """Naked or hidden subsets of `size` cells in a line."""
-    technique = f"{'hidden' if hidden else 'naked'}_{'pair' if size == 2 else 'triple'}"
+    technique = f"{'hidden' if hidden else 'naked'}_{SUBSET_NAMES[size]}"
 
     def find(m: Marks) -> Iterator[Step]:
         lay = m.layout
@@ -448,19 +545,19 @@ def subsets(size: int, hidden: bool) -> Technique:
             if len(open_cells) <= size:
                 continue
             if not hidden:
-                small = [i for i in open_cells if bin(m.cand[i]).count("1") <= size]
+                small = [i for i in open_cells if m.cand[i].bit_count() <= size]
                 for group in combinations(small, size):
                     union = 0
                     for i in group:
                         union |= m.cand[i]
-                    if bin(union).count("1") != size:
+                    if union.bit_count() != size:
                         continue
                     others = [j for j in open_cells if j not in group]
                     removes = {j: m.cand[j] & union for j in others if m.cand[j] & union}
                     if removes:
-                        names = say_cells(lay.cell(i) for i in group)
-                        held = say_digits(digits_of(union))
-                        reason = f"In {lay.line_name(line)}, {names} hold only {held} between them: those digits go there"
+                        reason = lambda: (
+                            f"In {lay.line_name(line)}, {say_cells(lay.cell(i) for i in group)} hold "
+                            f"only {say_digits(digits_of(union))} between them: those digits go there")
                         yield make(technique, 3, lay.line_name(line), reason, m,
                                    removes=removes, cells=group, lines=[line])
                 continue
@@ -476,9 +573,9 @@ def subsets(size: int, hidden: bool) -> Technique:
                 keep = sum(bit(d) for d in ds)
                 removes = {i: m.cand[i] & ~keep for i in spots if m.cand[i] & ~keep}
                 if removes:
-                    names = say_cells(lay.cell(i) for i in spots)
-                    reason = (f"In {lay.line_name(line)}, {say_digits(ds)} fit only {names}: "
-                              f"those cells take them and hold nothing else")
+                    reason = lambda: (
+                        f"In {lay.line_name(line)}, {say_digits(ds)} fit only "
+                        f"{say_cells(lay.cell(i) for i in spots)}: those cells take them and hold nothing else")
                     yield make(technique, 3, lay.line_name(line), reason, m,
                                removes=removes, cells=spots, lines=[line])
 
@@ -560,29 +657,32 @@ def _line_total(m: Marks, op: str, lines: list[int], window: list[int], candidat
             removes.pop(i, None)
     if any(not p for p in possible):
         raise Contradiction(f"{say_cells(lay.cell(i) for i in rest)} could not make the rest of the line")
-    where = _say_lines(lay, lines)
-    if op == "+":
-        line_total = n * (n + 1) // 2
-        whole = f"add up to 2×{line_total} = {2 * line_total}" if width > 1 else f"adds up to {line_total}"
-    else:
-        whole = (f"multiply to ({n}!)² = {factorial(n) ** 2}" if width > 1
-                 else f"multiplies to {n}! = {factorial(n)}")
-    labels = join([cages[k].label() for k in inside])
-    cage_words = f"the cage {labels} lies" if len(inside) == 1 else f"the cages {labels} lie"
-    if placed_digits:
-        digit_words = "digits" if len(placed_digits) > 1 else "digit"
-        placed_note = f", and with the placed {digit_words} {say_digits(placed_digits)} that"
-    else:
-        placed_note = ", which"
-    remaining = say_cells(lay.cell(i) for i in rest)
-    if len(rest) == 1:
-        left = f"leaves {total} for {remaining}"
-    else:
-        left = f"leaves {remaining} to {'add up' if op == '+' else 'multiply'} to {total}"
-    reason = f"{where[0].upper()}{where[1:]} {whole}; {cage_words} wholly inside{placed_note} {left}"
+
+    def reason() -> str:
+        where = _say_lines(lay, lines)
+        if op == "+":
+            line_total = n * (n + 1) // 2
+            whole = f"add up to 2×{line_total} = {2 * line_total}" if width > 1 else f"adds up to {line_total}"
+        else:
+            whole = (f"multiply to ({n}!)² = {factorial(n) ** 2}" if width > 1
+                     else f"multiplies to {n}! = {factorial(n)}")
+        labels = join([cages[k].label() for k in inside])
+        cage_words = f"the cage {labels} lies" if len(inside) == 1 else f"the cages {labels} lie"
+        if placed_digits:
+            digit_words = "digits" if len(placed_digits) > 1 else "digit"
+            placed_note = f", and with the placed {digit_words} {say_digits(placed_digits)} that"
+        else:
+            placed_note = ", which"
+        remaining = say_cells(lay.cell(i) for i in rest)
+        if len(rest) == 1:
+            left = f"leaves {total} for {remaining}"
+        else:
+            left = f"leaves {remaining} to {'add up' if op == '+' else 'multiply'} to {total}"
+        return f"{where[0].upper()}{where[1:]} {whole}; {cage_words} wholly inside{placed_note} {left}"
+
     technique = "line_sum" if op == "+" else "line_product"
-    return make(technique, 3, where, reason, m, sets=sets, removes=removes, cells=rest,
-                cages=inside, lines=lines)
+    return make(technique, 3, lambda: _say_lines(lay, lines), reason, m, sets=sets, removes=removes,
+                cells=rest, cages=inside, lines=lines)
 
 
 def _assignments(lay: Layout, cells: list[int], options: list[list[int]]) -> Iterator[tuple[int, ...]]:
@@ -608,18 +708,20 @@ def _assignments(lay: Layout, cells: list[int], options: list[list[int]]) -> Ite
 
 
 def fish(size: int) -> Technique:
-    """X-wing (2) and swordfish (3): a digit confined to `size` columns in `size` rows, or the reverse."""
-    technique = "x_wing" if size == 2 else "swordfish"
+    """X-wing (2), swordfish (3), jellyfish (4): a digit confined to `size` columns in
+    `size` rows, or the reverse."""
+    technique = FISH_NAMES[size]
 
     def find(m: Marks) -> Iterator[Step]:
         lay = m.layout
         n = lay.size
+        done = placed_in_lines(m)
         for base, cross in ((0, n), (n, 0)):
             for d in range(1, n + 1):
                 spots = {}
                 for line in range(base, base + n):
                     cells = lay.lines[line]
-                    if any(m.placed[i] and m.cand[i] == bit(d) for i in cells):
+                    if done[line] >> d & 1:
                         continue
                     where = [pos for pos, i in enumerate(cells) if m.cand[i] >> d & 1]
                     if 2 <= len(where) <= size:
@@ -635,12 +737,13 @@ def fish(size: int) -> Technique:
                                     and not m.placed[i]:
                                 removes[i] = bit(d)
                     if removes:
-                        own = _say_lines(lay, group)
-                        other = _say_lines(lay, [cross + pos for pos in positions])
-                        reason = (f"In {own}, {d} fits only in {other}: the {d}s of those "
-                                  f"{'rows' if base == 0 else 'columns'} are the {d}s of {other}")
+                        own = lambda: _say_lines(lay, group)
+                        other = lambda: _say_lines(lay, [cross + pos for pos in positions])
+                        reason = lambda: (
+                            f"In {own()}, {d} fits only in {other()}: the {d}s of those "
+                            f"{'rows' if base == 0 else 'columns'} are the {d}s of {other()}")
                         cells = [lay.lines[line][pos] for line in group for pos in spots[line]]
-                        yield make(technique, 4, f"{d} in {own}", reason, m, removes=removes, cells=cells,
+                        yield make(technique, 4, lambda: f"{d} in {own()}", reason, m, removes=removes, cells=cells,
                                    lines=list(group) + [cross + pos for pos in positions])
 
     find.__name__ = technique
@@ -674,8 +777,8 @@ def forcing_chain(m: Marks) -> Iterator[Step]:
                         first, last = cell_name(lay.cell(start)), cell_name(lay.cell(j))
                         clash = (f"so {first} would be {x} as well" if j == start
                                  else f"and {last} sees {first}: two {y}s in one line")
-                        reason = f"If {first} were {y}: {_say_chain(lay, chain)}, {clash}"
-                        yield make("forcing_chain", 4, cell_name(lay.cell(start)), reason, m,
+                        reason = lambda: f"If {first} were {y}: {_say_chain(lay, chain)}, {clash}"
+                        yield make("forcing_chain", 4, first, reason, m,
                                    sets={start: x}, cells=[c for c, _ in chain])
                         continue
                     if forced == x and j != start:
@@ -683,9 +786,10 @@ def forcing_chain(m: Marks) -> Iterator[Step]:
                         seen = set(lay.peers[start]) & set(lay.peers[j])
                         removes = {c: bit(x) for c in seen if not m.placed[c] and m.cand[c] >> x & 1}
                         if removes:
-                            reason = (f"If {cell_name(lay.cell(start))} is not {x}, then "
-                                      f"{_say_chain(lay, chain)}; so {cell_name(lay.cell(start))} or "
-                                      f"{cell_name(lay.cell(j))} is {x}, and a cell that sees both is not")
+                            reason = lambda: (
+                                f"If {cell_name(lay.cell(start))} is not {x}, then "
+                                f"{_say_chain(lay, chain)}; so {cell_name(lay.cell(start))} or "
+                                f"{cell_name(lay.cell(j))} is {x}, and a cell that sees both is not")
                             yield make("forcing_chain", 4, f"chain from {cell_name(lay.cell(start))}",
                                        reason, m, removes=removes, cells=[c for c, _ in chain])
                     queue.append((j, forced))
@@ -725,7 +829,7 @@ def trial(m: Marks) -> Iterator[Step]:
             steps: list[Step] = []
             try:
                 attempt.place(i, d)
-                propagate(attempt, 4, steps=steps)
+                propagate(attempt, 4, quick=not m.words, steps=steps)
             except Contradiction as why:
                 name = cell_name(lay.cell(i))
                 shown = [step.summary for step in steps[:3]]
@@ -751,8 +855,11 @@ TECHNIQUES: list[tuple[int, Technique]] = [
     (3, line_rule),
     (3, subsets(3, hidden=False)),
     (3, subsets(3, hidden=True)),
+    (3, subsets(4, hidden=False)),
+    (3, subsets(4, hidden=True)),
     (4, fish(2)),
     (4, fish(3)),
+    (4, fish(4)),
     (4, forcing_chain),
     (5, trial),
 ]
