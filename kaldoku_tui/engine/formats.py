@@ -19,8 +19,8 @@ from kaldoku_tui.engine.puzzle import HIDDEN, OP_SYMBOLS, Cage, Cell, Puzzle, Pu
 OP_ALIASES = {"x": "*", "X": "*", "×": "*", "÷": "/", "−": "-"}
 """Other spellings readers accept for an operation."""
 
-MAX_TEXT = 4_000_000
-"""The longest puzzle text read, in characters (or bytes of a file): thousands of puzzles."""
+MAX_TEXT = 2_000_000
+"""The longest puzzle text read, in characters (or bytes of a file): a thousand 9×9 puzzles."""
 
 MAX_CELLS = MAX_SIZE * MAX_SIZE
 """No puzzle has more cells, so no cage lists more and no puzzle has more cages or clues."""
@@ -459,7 +459,7 @@ def read_puzzles(text: str) -> list[Puzzle]:
     lines = [(n, line.strip()) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
     if not (KEEN_ID.fullmatch(lines[0][1]) or KEEN_SEED.fullmatch(lines[0][1])):
         head = lines[0][1].split("#", 1)[0].split()
-        if not head or (len(head) >= MIN_SIZE and all(TYPED_NAME.fullmatch(name) for name in head)):
+        if len(head) != 1 and len(head) != 2:  # a comment, or a row of a grid
             return read_typed(text)
     where = "line {}: " if len(lines) > 1 else ""
     puzzles = []
