@@ -98,8 +98,8 @@ def game_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "puzzle", nargs="?", metavar="PUZZLE",
-        help="a puzzle to play: a file, a share code (kg1-… or kp1-…), or a Keen game ID "
-        "such as 4:aa_a__a__a_a__a_a,d2m12s1a5s1m4d2a5",
+        help="a puzzle to play: a file (JSON, typed layout...), a share code (kg1-… or kp1-…), "
+        "or a Keen game ID such as 4:aa_a__a__a_a__a_a,d2m12s1a5s1m4d2a5",
     )
     parser.add_argument("--size", type=_size, help=f"start a new {MIN_SIZE}..{MAX_SIZE} puzzle")
     parser.add_argument("--seed", type=_seed, help="seed of the new puzzle (with --size)")

@@ -10,7 +10,7 @@ import pytest
 
 from kaldoku_tui.cli import main
 from kaldoku_tui.engine.formats import (
-    FORMATS, read_keen, read_puzzles, read_typed, to_keen, to_typed, write_puzzle,
+    FORMATS, read_keen, read_puzzles, read_typed, to_typed, write_puzzle,
 )
 from kaldoku_tui.engine.generator import generate
 from kaldoku_tui.engine.puzzle import PuzzleError
