@@ -38,12 +38,13 @@ def fillings(size: int, cage: Cage) -> tuple[Filling, ...]:
     Raises CageTooLarge when the cage may have more than TABLE_LIMIT of them.
     """
     shape = _shape(cage)
-    if fillings_bound(size, cage) > TABLE_LIMIT:
+    table = _table(size, shape, cage.op, cage.target)
+    if table is None:
         raise CageTooLarge(
             f"the {cage.label()} cage at {cell_name(cage.anchor)} ({len(shape)} cells) "
             f"has too many ways to be filled (more than {TABLE_LIMIT:,})"
         )
-    return _table(size, shape, cage.op, cage.target)
+    return table
 
 
 def can_fill(size: int, cage: Cage) -> bool:
@@ -55,12 +56,18 @@ def can_fill(size: int, cage: Cage) -> bool:
 def fillings_bound(size: int, cage: Cage) -> int:
     """A number no smaller than the count of fillings of `cage` (exact for a cage in
     one line): fillings counted with clashes inside rows only, and inside columns only."""
-    shape = _shape(cage)
+    return _bound(size, _shape(cage), cage.op, cage.target)
+
+
+@lru_cache(maxsize=4096)
+def _bound(size: int, shape: tuple[Cell, ...], op: str, target: int) -> int:
     rows = _line_lengths(shape, 0)
     columns = _line_lengths(shape, 1)
+    ops = "+-*/" if op == "?" else op
     return sum(
-        min(_relaxed_count(size, rows, op, cage.target), _relaxed_count(size, columns, op, cage.target))
-        for op in cage.ops()
+        min(_relaxed_count(size, rows, real, target), _relaxed_count(size, columns, real, target))
+        for real in ops
+        if _fits_shape(real, shape) or real == "="
     )
 
 
@@ -79,7 +86,10 @@ def _line_lengths(shape: tuple[Cell, ...], axis: int) -> tuple[int, ...]:
 
 
 @lru_cache(maxsize=4096)
-def _table(size: int, shape: tuple[Cell, ...], op: str, target: int) -> tuple[Filling, ...]:
+def _table(size: int, shape: tuple[Cell, ...], op: str, target: int) -> tuple[Filling, ...] | None:
+    """The fillings of a cage of this form; None when it may have more than TABLE_LIMIT."""
+    if size ** len(shape) > TABLE_LIMIT and _bound(size, shape, op, target) > TABLE_LIMIT:
+        return None
     if op == "?":
         found = {f for real in "+-*/" if _fits_shape(real, shape) for f in _search(size, shape, real, target)}
         return tuple(sorted(found))

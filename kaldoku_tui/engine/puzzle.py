@@ -101,6 +101,8 @@ class Cage:
 
     def fits(self, digits: Sequence[int]) -> bool:
         """Whether these digits, one per cell, meet the clue."""
+        if self.op != HIDDEN:
+            return len(digits) == len(self.cells) and combine(self.op, digits) == self.target
         return self.way(digits) is not None
 
     def way(self, digits: Sequence[int]) -> str | None:
@@ -113,7 +115,7 @@ class Cage:
     def reading(self, digits: Sequence[int]) -> str:
         """The digits worked out as the clue reads, such as `1+3+7` or `6÷2` (for a hidden
         clue, by the first operation that makes the target)."""
-        op = self.way(digits) or self.op
+        op = (self.way(digits) or self.op) if self.op == HIDDEN else self.op
         return OP_SYMBOLS[op].join(map(str, sorted(digits, reverse=op in "-/")))
 
 
