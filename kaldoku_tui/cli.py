@@ -170,7 +170,9 @@ def read_puzzle_arg(arg: str | None) -> list[Puzzle]:
     from kaldoku_tui.engine.formats import KEEN_ID, KEEN_SEED, MAX_TEXT, read_puzzle_bytes, read_puzzles
 
     if arg is None or arg == "-":
-        data, source = sys.stdin.buffer.read(MAX_TEXT + 1), "standard input"
+        # Bytes, so that bad UTF-8 is our one-line error; text when stdin has no bytes (a StringIO).
+        stdin = getattr(sys.stdin, "buffer", sys.stdin)
+        data, source = stdin.read(MAX_TEXT + 1), "standard input"
     elif os.path.exists(arg):
         try:
             with open(arg, "rb") as f:
@@ -181,11 +183,11 @@ def read_puzzle_arg(arg: str | None) -> list[Puzzle]:
     elif is_code(arg):
         return [read_code(arg)]
     elif KEEN_ID.fullmatch(arg.strip()) or KEEN_SEED.fullmatch(arg.strip()):
-        data, source = None, None  # a seed, too, so that the reader says what to give instead
+        data, source = arg, None  # a seed, too, so that the reader says what to give instead
     else:
         raise UsageError(f"no such file, and not a Keen game ID: {arg}")
     try:
-        puzzles = read_puzzles(arg) if data is None else read_puzzle_bytes(data)
+        puzzles = read_puzzles(data) if isinstance(data, str) else read_puzzle_bytes(data)
     except PuzzleError as exc:
         raise UsageError(f"{source}: {exc}" if source else str(exc)) from None
     if not puzzles:
