@@ -38,6 +38,10 @@ def test_the_worked_example_reads_as_its_keen_id():
     assert read_puzzles(WORKED) == [read_keen(KEEN)]
 
 
+def test_tabs_and_windows_line_ends_are_whitespace_like_any_other():
+    assert read_puzzles(WORKED.replace(" ", "\t").replace("\n", "\r\n")) == [read_keen(KEEN)]
+
+
 def test_operators_may_come_first_and_single_cells_be_bare_or_equal():
     text = "a a b\nc d b\nc e e\na +4\nb 4 +\nc 3*\nd =1\ne ?5\n"
     puzzle = read_typed(text)[0]

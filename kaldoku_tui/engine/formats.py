@@ -390,7 +390,7 @@ def _typed_clue(
 ) -> tuple[str, Cage]:
     """The cage named on a clue line, with its clue."""
     where = f"line {number}"
-    name, _, clue = line.partition(" ")
+    name, clue = (line.split(None, 1) + [""])[:2]
     if name not in cells:
         raise PuzzleError(f"{where}: no cage named {_shown(name)} in the grid")
     if name in cages:
