@@ -15,7 +15,7 @@ from kaldoku_tui.cli import main
 from kaldoku_tui.engine.board import Board
 from kaldoku_tui.engine.fillings import CageTooLarge, can_fill, fillings, fillings_bound
 from kaldoku_tui.engine.formats import MAX_TEXT, read_puzzle_bytes, read_puzzles
-from kaldoku_tui.engine.hints import hint_within
+from kaldoku_tui.engine.hints import hint, hint_within
 from kaldoku_tui.engine.puzzle import Cage, Puzzle, PuzzleError
 from kaldoku_tui.engine.solver import solve
 
@@ -83,6 +83,7 @@ def test_a_hint_names_the_cage_too_large_to_reason_about(puzzle_dir):
     puzzle = read_puzzles((puzzle_dir / "hostile_cage_17.json").read_text())[0]
     found = hint_within(Board(puzzle), seconds=30)
     assert found.hint is None and found.gave_up.startswith("No hint: the 90+ cage at r1c3 (17 cells)")
+    assert hint(Board(puzzle)) is None  # the plain call answers too, without the reason
 
 
 def test_a_hint_search_out_of_time_says_so_and_a_quick_one_gives_the_hint(monkeypatch, puzzle_dir):
@@ -90,8 +91,8 @@ def test_a_hint_search_out_of_time_says_so_and_a_quick_one_gives_the_hint(monkey
 
     board = Board(read_puzzles((puzzle_dir / "example.json").read_text())[0])
     release = threading.Event()
-    real_hint = hints.hint
-    monkeypatch.setattr(hints, "hint", lambda b: release.wait() and real_hint(b))
+    real_hint = hints.find_hint
+    monkeypatch.setattr(hints, "find_hint", lambda b: release.wait() and real_hint(b))
     slow = hint_within(board, seconds=0.2)
     release.set()
     assert slow == hints.HintSearch(None, "No hint found in 0.2 seconds on this board.")

@@ -57,8 +57,18 @@ def hint(board: Board) -> Hint | None:
     """The hint for `board`: its first mistake, else its easiest deduction.
 
     Mistakes are judged against the puzzle's stored solution (none are looked for
-    without one). None when no deduction follows from the board.
+    without one). None when no deduction follows from the board, or when a cage is too
+    large for the deductions (`hint_within` says which).
     """
+    try:
+        return find_hint(board)
+    except CageTooLarge:
+        return None
+
+
+def find_hint(board: Board) -> Hint | None:
+    """The hint for `board`, as `hint` gives it; raises CageTooLarge when a cage is too
+    large for the deductions."""
     mistake = first_mistake(board)
     if mistake is not None:
         return mistake
@@ -87,7 +97,7 @@ def hint_within(board: Board, seconds: float = HINT_SECONDS) -> HintSearch:
 
     def search() -> None:
         try:
-            answer.append(HintSearch(hint(board)))
+            answer.append(HintSearch(find_hint(board)))
         except CageTooLarge as exc:
             answer.append(HintSearch(None, f"No hint: {exc}."))
 
