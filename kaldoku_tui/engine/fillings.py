@@ -20,7 +20,7 @@ from itertools import combinations
 from math import factorial
 from typing import Iterator
 
-from kaldoku_tui.engine.puzzle import Cage, Cell, PuzzleError, cell_name, combine
+from kaldoku_tui.engine.puzzle import HIDDEN, SHOWN_OPS, Cage, Cell, PuzzleError, cell_name, combine
 
 Filling = tuple[int, ...]
 
@@ -63,7 +63,7 @@ def fillings_bound(size: int, cage: Cage) -> int:
 def _bound(size: int, shape: tuple[Cell, ...], op: str, target: int) -> int:
     rows = _line_lengths(shape, 0)
     columns = _line_lengths(shape, 1)
-    ops = "+-*/" if op == "?" else op
+    ops = SHOWN_OPS if op == HIDDEN else op
     return sum(
         min(_relaxed_count(size, rows, real, target), _relaxed_count(size, columns, real, target))
         for real in ops
@@ -90,8 +90,8 @@ def _table(size: int, shape: tuple[Cell, ...], op: str, target: int) -> tuple[Fi
     """The fillings of a cage of this form; None when it may have more than TABLE_LIMIT."""
     if size ** len(shape) > TABLE_LIMIT and _bound(size, shape, op, target) > TABLE_LIMIT:
         return None
-    if op == "?":
-        found = {f for real in "+-*/" if _fits_shape(real, shape) for f in _search(size, shape, real, target)}
+    if op == HIDDEN:
+        found = {f for real in SHOWN_OPS if _fits_shape(real, shape) for f in _search(size, shape, real, target)}
         return tuple(sorted(found))
     return tuple(_search(size, shape, op, target))
 

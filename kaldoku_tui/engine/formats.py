@@ -327,6 +327,7 @@ TYPED_OPS = {"+": "+", "-": "-", "−": "-", "x": "*", "X": "*", "*": "*", "×":
 """How an operation may be typed after (or before) a target."""
 
 TYPED_CLUE = re.compile(r"([^0-9]?)([0-9]{1,12})([^0-9]?)")
+"""A clue: its target with at most one sign before or after (which must be one of TYPED_OPS)."""
 
 TYPED_SYMBOLS = {**OP_SYMBOLS, HIDDEN: "?"}
 """How the typed layout writes each operation (a single cell as its bare target)."""
@@ -377,7 +378,8 @@ def _read_one_typed(lines: list[tuple[int, str]], pos: int, first: bool) -> tupl
     cages: dict[str, Cage] = {}
     while pos < len(lines) and len(cages) < len(cells):
         number, line = lines[pos]
-        cages.update([_typed_clue(number, line, cells, cages, size)])
+        name, cage = _typed_clue(number, line, cells, cages, size)
+        cages[name] = cage
         pos += 1
     missing = next((name for name in cells if name not in cages), None)
     if missing is not None:
