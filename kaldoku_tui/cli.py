@@ -14,7 +14,8 @@ from datetime import date
 from typing import NoReturn, Sequence
 
 from kaldoku_tui import __version__
-from kaldoku_tui.engine.kinds import LEVELS, MAX_SIZE, MIN_SIZE, OP_SETS
+from kaldoku_tui.engine.kinds import HIDDEN_OPS, LEVELS, MAX_SIZE, MIN_SIZE, OP_SETS
+from kaldoku_tui.engine.formats import FORMATS
 from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError
 from kaldoku_tui.terminal import shown
 
@@ -97,8 +98,8 @@ def game_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "puzzle", nargs="?", metavar="PUZZLE",
-        help="a puzzle to play: a file, a share code (kg1-… or kp1-…), or a Keen game ID "
-        "such as 4:aa_a__a__a_a__a_a,d2m12s1a5s1m4d2a5",
+        help="a puzzle to play: a file (JSON, typed layout...), a share code (kg1-… or kp1-…), "
+        "or a Keen game ID such as 4:aa_a__a__a_a__a_a,d2m12s1a5s1m4d2a5",
     )
     parser.add_argument("--size", type=_size, help=f"start a new {MIN_SIZE}..{MAX_SIZE} puzzle")
     parser.add_argument("--seed", type=_seed, help="seed of the new puzzle (with --size)")
@@ -113,15 +114,20 @@ def command_parser() -> argparse.ArgumentParser:
     """The parser of the puzzle commands."""
     parser = _Parser(prog="kaldoku", description="Generate, solve, check, grade and print KenKen puzzles; the daily puzzle.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    puzzle_help = ("a JSON or JSON Lines file, - or nothing for standard input, a Keen game ID "
-                   "or a share code")
+    puzzle_help = ("a JSON, JSON Lines or typed-layout file, - or nothing for standard input, "
+                   "a Keen game ID or a share code")
 
-    gen = sub.add_parser("generate", help="print new puzzles as JSON Lines")
+    gen = sub.add_parser("generate", help="print new puzzles (JSON Lines unless --format says otherwise)")
     gen.add_argument("--size", type=_size, required=True, help=f"board size, {MIN_SIZE}..{MAX_SIZE}")
     gen.add_argument("--seed", type=_seed, help="seed of the first puzzle; puzzle i uses SEED+i")
     gen.add_argument("--count", type=_count, default=1, help="how many puzzles (default 1)")
     gen.add_argument("--ops", choices=tuple(OP_SETS), default="all", help="operations to use")
     gen.add_argument("--difficulty", choices=LEVELS, default=None, help="level of the puzzles")
+    gen.add_argument(
+        "--format", choices=FORMATS, default="json",
+        help="json: one JSON object a line (default); keen: Keen game IDs; text: the typed "
+        "layout, puzzles separated by a blank line",
+    )
 
     solve = sub.add_parser("solve", help="print the solution of each puzzle")
     solve.add_argument("puzzle", nargs="?", metavar="PUZZLE", help=puzzle_help)
@@ -157,27 +163,31 @@ def command_parser() -> argparse.ArgumentParser:
 
 def read_puzzle_arg(arg: str | None) -> list[Puzzle]:
     """The puzzles named by a PUZZLE argument: a file, `-`/None for stdin, a Keen ID or
-    a share code."""
+    a share code.
+
+    At most MAX_TEXT bytes are read, so an oversized file is refused at once."""
     from kaldoku_tui.engine.codes import is_code, read_code
-    from kaldoku_tui.engine.formats import KEEN_ID, KEEN_SEED, read_puzzles
+    from kaldoku_tui.engine.formats import KEEN_ID, KEEN_SEED, MAX_TEXT, read_puzzle_bytes, read_puzzles
 
     if arg is None or arg == "-":
-        text, source = sys.stdin.read(), "standard input"
+        # Bytes, so that bad UTF-8 is our one-line error; text when stdin has no bytes (a StringIO).
+        stdin = getattr(sys.stdin, "buffer", sys.stdin)
+        data, source = stdin.read(MAX_TEXT + 1), "standard input"
     elif os.path.exists(arg):
         try:
-            with open(arg, encoding="utf-8") as f:
-                text = f.read()
-        except (OSError, UnicodeDecodeError) as exc:
-            raise UsageError(f"cannot read {arg}: {getattr(exc, 'strerror', None) or exc}") from None
+            with open(arg, "rb") as f:
+                data = f.read(MAX_TEXT + 1)
+        except OSError as exc:
+            raise UsageError(f"cannot read {arg}: {exc.strerror or exc}") from None
         source = arg
     elif is_code(arg):
         return [read_code(arg)]
     elif KEEN_ID.fullmatch(arg.strip()) or KEEN_SEED.fullmatch(arg.strip()):
-        text, source = arg, None  # a seed, too, so that the reader says what to give instead
+        data, source = arg, None  # a seed, too, so that the reader says what to give instead
     else:
         raise UsageError(f"no such file, and not a Keen game ID: {arg}")
     try:
-        puzzles = read_puzzles(text)
+        puzzles = read_puzzles(data) if isinstance(data, str) else read_puzzle_bytes(data)
     except PuzzleError as exc:
         raise UsageError(f"{source}: {exc}" if source else str(exc)) from None
     if not puzzles:
@@ -186,18 +196,21 @@ def read_puzzle_arg(arg: str | None) -> list[Puzzle]:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
-    from kaldoku_tui.engine.formats import to_json_line
+    from kaldoku_tui.engine.formats import write_puzzle
     from kaldoku_tui.engine.generator import generate
 
+    if args.format == "keen" and args.ops in HIDDEN_OPS:
+        raise UsageError("a Keen game ID cannot hold a hidden operation: use --format json or text")
     if args.seed is None:
         import secrets
 
         args.seed = secrets.randbelow(2**31)
     seeds = range(args.seed, args.seed + args.count)
     with _progress(args.count) as advance:
-        for seed in seeds:
+        for i, seed in enumerate(seeds):
             puzzle = generate(args.size, seed=seed, ops=args.ops, level=args.difficulty)
-            print(to_json_line(puzzle), flush=True)
+            gap = "\n" if i and args.format == "text" else ""
+            print(gap + write_puzzle(puzzle, args.format), end="", flush=True)
             advance()
     return EXIT_OK
 
@@ -236,6 +249,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_grade(args: argparse.Namespace) -> int:
+    from kaldoku_tui.engine.fillings import CageTooLarge
     from kaldoku_tui.engine.solver import solve
     from kaldoku_tui.engine.techniques import grade
 
@@ -246,7 +260,10 @@ def cmd_grade(args: argparse.Namespace) -> int:
             status = EXIT_NOT_UNIQUE
             print(json.dumps({"level": None, "tier": None, "steps": None}) if args.json else _how_many(found))
             continue
-        result = grade(puzzle)
+        try:
+            result = grade(puzzle)
+        except CageTooLarge as exc:
+            raise UsageError(f"too large to grade: {exc}") from None
         if args.json:
             print(json.dumps({"level": result.level, "tier": result.tier, "steps": result.steps}))
         else:

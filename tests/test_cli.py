@@ -20,10 +20,11 @@ EXAMPLE_ROWS = "\n".join("".join(map(str, row)) for row in EXAMPLE_SOLUTION)
 KALDOKU = Path(sys.executable).parent / "kaldoku"
 
 
-def run(capsys, *argv: str, stdin: str | None = None, monkeypatch=None):
+def run(capsys, *argv: str, stdin: str | bytes | None = None, monkeypatch=None):
     """Run `kaldoku ARGV` in this process: (status, stdout, stderr)."""
     if stdin is not None:
-        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+        data = stdin.encode() if isinstance(stdin, str) else stdin
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
     status = main(list(argv))
     out, err = capsys.readouterr()
     return status, out, err
@@ -183,7 +184,7 @@ DISCONNECTED = json.dumps(
         (["solve", "missing.json"], {}, "no such file, and not a Keen game ID: missing.json"),
         (["solve", "bad.json"], {"bad.json": BAD_JSON}, "bad.json: line 1: bad JSON"),
         (["check", "cut.json"], {"cut.json": DISCONNECTED}, "cut.json: line 1: cage at r1c1 is not orthogonally connected"),
-        (["solve", "words.txt"], {"words.txt": "hello\n"}, "words.txt: neither JSON nor a Keen game ID"),
+        (["solve", "words.txt"], {"words.txt": "hello\n"}, "words.txt: neither JSON, a Keen game ID nor a typed layout"),
         (["solve", "empty.json"], {"empty.json": ""}, "empty.json: no puzzle found"),
         (["solve", "."], {}, "cannot read ."),
         (["solve", "4:aa_a__a__a_a__a_a,d2m12s1a5s1m4d2x5"], {}, "unknown clue letter 'x'"),

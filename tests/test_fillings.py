@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kaldoku_tui.engine.fillings import can_fill, fillings
+from kaldoku_tui.engine.fillings import can_fill, fillings, fillings_bound
 from kaldoku_tui.engine.puzzle import Cage, combine
 
 SHAPES = [
@@ -72,3 +72,33 @@ def test_unreachable_targets(op, target):
     cells = ((0, 0), (0, 1))
     assert not can_fill(4, Cage(cells, op, target))
     assert fillings(4, Cage(cells, op, target)) == ()
+
+
+@st.composite
+def larger_cages(draw):
+    """A connected cage of up to six cells of any shape, with a clue its digits may or may not make."""
+    size = draw(st.integers(3, 5))
+    cells = {(0, 0)}
+    for _ in range(draw(st.integers(1, 5))):
+        r, c = draw(st.sampled_from(sorted(cells)))
+        dr, dc = draw(st.sampled_from([(0, 1), (1, 0), (0, -1), (-1, 0)]))
+        if 0 <= r + dr < size and 0 <= c + dc < size:
+            cells.add((r + dr, c + dc))
+    op = draw(st.sampled_from(["+", "*", "?"] if len(cells) > 1 else ["="]))
+    target = draw(st.integers(1, 30 if op == "+" else 3000))
+    return size, Cage(tuple(cells), op, target)
+
+
+def hidden_brute_force(size, cage):
+    ops = ("+-*/" if len(cage.cells) == 2 else "+*") if cage.op == "?" else cage.op
+    return [f for op in ops for f in brute_force(size, Cage(cage.cells, op, cage.target))]
+
+
+@settings(max_examples=300, deadline=None)
+@given(larger_cages())
+def test_whether_a_cage_can_be_filled_is_exact_for_any_shape(case):
+    size, cage = case
+    found = set(hidden_brute_force(size, cage))
+    assert can_fill(size, cage) == bool(found)
+    assert set(fillings(size, cage)) == found
+    assert fillings_bound(size, cage) >= len(found)

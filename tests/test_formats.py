@@ -267,11 +267,11 @@ def test_read_puzzles_tells_keen_ids_from_json(example):
 
 
 def test_read_puzzles_names_text_of_neither_kind():
-    with pytest.raises(PuzzleError, match="neither JSON nor a Keen game ID: 'size 4'"):
+    with pytest.raises(PuzzleError, match="neither JSON, a Keen game ID nor a typed layout: 'size 4'"):
         read_puzzles("size 4\n")
     with pytest.raises(PuzzleError, match=r"^line 3: Keen game ID: size must be"):
         read_puzzles(f"{EXAMPLE_ID}\n\n12:_,a1\n")
-    with pytest.raises(PuzzleError, match=r"^line 2: neither JSON nor a Keen game ID: 'oops'"):
+    with pytest.raises(PuzzleError, match=r"^line 2: neither JSON, a Keen game ID nor a typed layout: 'oops'"):
         read_puzzles(f"{EXAMPLE_ID}\noops\n")
 
 

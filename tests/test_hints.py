@@ -9,8 +9,10 @@ from textual.widgets import Static
 from kaldoku_tui.app import KaldokuApp, ensure_solution
 from kaldoku_tui.engine.board import Board
 from kaldoku_tui.engine.check import is_solved
+from kaldoku_tui.engine.fillings import fillings
 from kaldoku_tui.engine.formats import read_keen
 from kaldoku_tui.engine.hints import cage_facts, hint
+from kaldoku_tui.engine.puzzle import Cage, Puzzle
 from kaldoku_tui.terminal import in_ascii
 from kaldoku_tui.screens import game as game_module
 from kaldoku_tui.screens.inspector import InspectorScreen, facts_text
@@ -122,12 +124,18 @@ def test_the_inspector_lists_sum_combinations_once(row_sums):
     assert facts.combos == [(1, 2, 3)] and facts.fillings == 6
 
 
-def test_the_inspector_does_not_list_a_huge_cage(no_solution):
-    facts = cage_facts(Board(no_solution), (2, 2))  # seven cells
+def test_the_inspector_does_not_list_a_huge_cage():
+    rows = Puzzle(9, tuple(Cage(tuple((r, c) for c in range(9)), "+", 45) for r in range(9)))
+    facts = cage_facts(Board(rows), (2, 2))  # nine cells, 9! fillings
     assert facts.combos is None
     sections = dict(facts_text(facts))
     assert sections["Combinations that still fit"].startswith("too many to list")
-    assert "Cage 15+ at r1c3, seven cells" in sections
+    assert "Cage 45+ at r3c1, nine cells" in sections
+
+
+def test_the_inspector_lists_a_large_cage_with_few_fillings(no_solution):
+    facts = cage_facts(Board(no_solution), (2, 2))  # seven cells, each row's digits fixed
+    assert facts.combos and facts.fillings == len(fillings(3, no_solution.cage_at((2, 2))))
 
 
 def test_ascii_text():

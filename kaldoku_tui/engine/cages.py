@@ -11,8 +11,8 @@ import random
 from collections import Counter
 from typing import Iterable, Sequence
 
-from kaldoku_tui.engine.kinds import OP_SETS
-from kaldoku_tui.engine.puzzle import Cage, Cell, Grid, PuzzleError, _connected, combine
+from kaldoku_tui.engine.kinds import HIDDEN_OPS, OP_SETS
+from kaldoku_tui.engine.puzzle import HIDDEN, Cage, Cell, Grid, PuzzleError, _connected, combine
 
 MAX_CELLS = 6
 """No cage grows beyond this many cells (Keen's limit)."""
@@ -99,7 +99,8 @@ def make_cages(
     """A cage for each block with its clue: the allowed operation used least so far.
 
     Counting starts from the operations of `others`, so cages made later (when one is
-    split) keep the kinds even across the whole puzzle.
+    split) keep the kinds even across the whole puzzle. A hidden operator set keeps the
+    target and hides the operation.
     """
     used = Counter(cage.op for cage in others)
     cages = []
@@ -110,7 +111,7 @@ def make_cages(
         used[op] += 1
         target = combine(op, [solution[r][c] for r, c in block])
         assert target is not None, "allowed_ops only offers operations the digits meet"
-        cages.append(Cage(block, op, target))
+        cages.append(Cage(block, HIDDEN if ops in HIDDEN_OPS and len(block) > 1 else op, target))
     return cages
 
 

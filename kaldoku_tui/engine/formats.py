@@ -1,7 +1,8 @@
-"""Puzzle texts: the JSON form (one object or JSON Lines) and Keen game IDs.
+"""Puzzle texts: the JSON form (one object or JSON Lines), Keen game IDs and the typed layout.
 
-Both are described in formats.md. Readers raise PuzzleError naming the problem;
-writers give text that reads back as the same puzzle.
+All three are described in formats.md. Readers raise PuzzleError naming the problem,
+and refuse oversized text before reading it; writers give text that reads back as the
+same puzzle (the typed layout and Keen IDs without the solution and the extra keys).
 """
 
 from __future__ import annotations
@@ -11,11 +12,21 @@ import re
 from itertools import groupby
 from typing import Any
 
+from kaldoku_tui.engine.fillings import can_fill
 from kaldoku_tui.engine.kinds import MAX_SIZE, MIN_SIZE
-from kaldoku_tui.engine.puzzle import Cage, Cell, Puzzle, PuzzleError
+from kaldoku_tui.engine.puzzle import HIDDEN, OP_SYMBOLS, Cage, Cell, Puzzle, PuzzleError, cell_name
 
-OP_ALIASES = {"x": "*", "×": "*", "÷": "/", "−": "-"}
+OP_ALIASES = {"x": "*", "X": "*", "×": "*", "÷": "/", "−": "-"}
 """Other spellings readers accept for an operation."""
+
+MAX_TEXT = 2_000_000
+"""The longest puzzle text read, in characters (or bytes of a file): a thousand 9×9 puzzles."""
+
+MAX_CELLS = MAX_SIZE * MAX_SIZE
+"""No puzzle has more cells, so no cage lists more and no puzzle has more cages or clues."""
+
+FORMATS = ("json", "keen", "text")
+"""The puzzle texts kaldoku writes: JSON Lines, Keen game IDs, the typed layout."""
 
 CORE_KEYS = ("size", "cages", "solution")
 CAGE_KEYS = ("cells", "op", "target")
@@ -35,6 +46,8 @@ def puzzle_from_dict(data: Any) -> Puzzle:
         raise PuzzleError(f"size must be a whole number, not {size!r}")
     if not isinstance(data["cages"], list):
         raise PuzzleError(f"cages must be a list, not {_json_type(data['cages'])}")
+    if len(data["cages"]) > MAX_CELLS:
+        raise PuzzleError(f"{len(data['cages'])} cages; a puzzle has at most {MAX_CELLS}")
     cages = [_cage_from_dict(i + 1, cage) for i, cage in enumerate(data["cages"])]
     solution = data.get("solution")
     if solution is not None and not (
@@ -69,6 +82,7 @@ def to_json_line(puzzle: Puzzle) -> str:
 def read_json(text: str) -> list[Puzzle]:
     """Every puzzle in `text`: one JSON object (over any number of lines), JSON Lines,
     or a JSON array of objects. Errors start with the line where the bad puzzle starts."""
+    _check_length(text)
     decoder = json.JSONDecoder()
     puzzles: list[Puzzle] = []
     pos = _skip_space(text, 0)
@@ -104,6 +118,8 @@ def _cage_from_dict(number: int, data: Any) -> Cage:
     if unknown:
         raise PuzzleError(f"{where} has unknown key {unknown[0]!r}")
     cells = data["cells"]
+    if isinstance(cells, list) and len(cells) > MAX_CELLS:
+        raise PuzzleError(f"{where} lists {len(cells)} cells; a board has at most {MAX_CELLS}")
     if not isinstance(cells, list) or not all(
         isinstance(cell, list) and len(cell) == 2 and all(_is_int(x) for x in cell)
         for cell in cells
@@ -127,6 +143,11 @@ def _json_type(value: Any) -> str:
     if value is None:
         return "null"
     return names.get(type(value), "a number")
+
+
+def _check_length(text: str) -> None:
+    if len(text) > MAX_TEXT:
+        raise PuzzleError(f"too large to read: more than {MAX_TEXT:,} characters")
 
 
 def _skip_space(text: str, pos: int) -> int:
@@ -161,7 +182,7 @@ def read_keen(game_id: str) -> Puzzle:
         raise PuzzleError(f"Keen game ID: size must be {MIN_SIZE} to {MAX_SIZE}, not {size}")
     walls = _read_edges(match[2], size)
     groups = _cages_from_walls(size, walls)
-    clues = _read_clues(match[3])
+    clues = _read_clues(match[3], size * size)
     if len(clues) != len(groups):
         raise PuzzleError(
             f"Keen game ID: {len(clues)} clue(s) for {len(groups)} cage(s) in the block code"
@@ -181,7 +202,13 @@ def read_keen(game_id: str) -> Puzzle:
 
 
 def to_keen(puzzle: Puzzle) -> str:
-    """The Keen game ID of a puzzle, encoded as Keen encodes it."""
+    """The Keen game ID of a puzzle, encoded as Keen encodes it; a hidden operation is refused."""
+    hidden = next((cage for cage in puzzle.cages if cage.hidden), None)
+    if hidden is not None:
+        raise PuzzleError(
+            f"a Keen game ID cannot hold a hidden operation (the {hidden.label()} cage at "
+            f"{cell_name(hidden.anchor)})"
+        )
     walls = [
         puzzle.cage_index(a) != puzzle.cage_index(b) for a, b in _edges(puzzle.size)
     ] + [True]
@@ -255,9 +282,10 @@ def _cages_from_walls(size: int, walls: list[bool]) -> list[tuple[Cell, ...]]:
     return [tuple(cells) for cells in groups.values()]
 
 
-def _read_clues(code: str) -> list[tuple[str, int]]:
-    """The clues as (letter, target); the letter is empty for a bare number."""
-    clues = []
+def _read_clues(code: str, most: int) -> list[tuple[str, int]]:
+    """The clues as (letter, target); the letter is empty for a bare number. More than
+    `most` (one a cell) are refused as soon as they are seen."""
+    clues: list[tuple[str, int]] = []
     for token in re.finditer(r"([a-zA-Z]?)(\d*)|(.)", code, re.ASCII):
         if token[3] is not None:
             raise PuzzleError(f"Keen game ID: unexpected {token[3]!r} in the clues")
@@ -271,6 +299,8 @@ def _read_clues(code: str) -> list[tuple[str, int]]:
         if not number:
             raise PuzzleError(f"Keen game ID: clue {letter!r} has no number")
         clues.append((letter, _number(number)))
+        if len(clues) > most:
+            raise PuzzleError(f"Keen game ID: more clues than the board's {most} cells")
     return clues
 
 
@@ -287,14 +317,139 @@ def _compress(tokens: list[str]) -> str:
     return "".join(token * run if run <= 2 else f"{token}{run}" for token, run in runs)
 
 
+# --- The typed layout ----------------------------------------------------------------
+
+TYPED_NAME = re.compile(r"[A-Za-z0-9]+")
+"""A cage name in the typed layout: a run of letters and digits."""
+
+TYPED_OPS = {"+": "+", "-": "-", "−": "-", "x": "*", "X": "*", "*": "*", "×": "*",
+             "/": "/", "÷": "/", "?": HIDDEN, "=": "="}
+"""How an operation may be typed after (or before) a target."""
+
+TYPED_CLUE = re.compile(r"([^0-9]?)([0-9]{1,12})([^0-9]?)")
+"""A clue: its target with at most one sign before or after (which must be one of TYPED_OPS)."""
+
+TYPED_SYMBOLS = {**OP_SYMBOLS, HIDDEN: "?"}
+"""How the typed layout writes each operation (a single cell as its bare target)."""
+
+
+def read_typed(text: str) -> list[Puzzle]:
+    """Every puzzle typed in `text`: a grid of cage names, then a clue a line (formats.md
+    section 3). Another grid may follow once every cage has its clue."""
+    _check_length(text)
+    lines = []
+    for number, line in enumerate(text.splitlines(), 1):
+        line = line.split("#", 1)[0].strip()
+        if line:
+            lines.append((number, line))
+    puzzles: list[Puzzle] = []
+    pos = 0
+    while pos < len(lines):
+        puzzle, pos = _read_one_typed(lines, pos, first=not puzzles)
+        puzzles.append(puzzle)
+    return puzzles
+
+
+def _read_one_typed(lines: list[tuple[int, str]], pos: int, first: bool) -> tuple[Puzzle, int]:
+    number, line = lines[pos]
+    size = len(line.split())
+    if size == 2 and not first:
+        raise PuzzleError(f"line {number}: every cage has its clue already; {_shown(line)} is left over")
+    if not MIN_SIZE <= size <= MAX_SIZE:
+        raise PuzzleError(
+            f"line {number}: a row of {size} cage names; a board is {MIN_SIZE} to {MAX_SIZE} cells wide"
+        )
+    cells: dict[str, list[Cell]] = {}
+    seen_on: dict[str, int] = {}
+    for r in range(size):
+        if pos + r >= len(lines):
+            end = lines[-1][0] + 1
+            raise PuzzleError(f"line {end}: the grid ends after {r} rows, expected {size}")
+        number, line = lines[pos + r]
+        names = line.split()
+        if len(names) != size:
+            raise PuzzleError(f"line {number}: row has {len(names)} names, expected {size}")
+        for c, name in enumerate(names):
+            if not TYPED_NAME.fullmatch(name):
+                raise PuzzleError(f"line {number}: {_shown(name)} is not a cage name (letters and digits)")
+            cells.setdefault(name, []).append((r, c))
+            seen_on.setdefault(name, number)
+    pos += size
+    cages: dict[str, Cage] = {}
+    while pos < len(lines) and len(cages) < len(cells):
+        number, line = lines[pos]
+        name, cage = _typed_clue(number, line, cells, cages, size)
+        cages[name] = cage
+        pos += 1
+    missing = next((name for name in cells if name not in cages), None)
+    if missing is not None:
+        raise PuzzleError(f"line {seen_on[missing]}: cage {missing!r} has no clue")
+    return Puzzle(size, tuple(cages.values())), pos
+
+
+def _typed_clue(
+    number: int, line: str, cells: dict[str, list[Cell]], cages: dict[str, Cage], size: int
+) -> tuple[str, Cage]:
+    """The cage named on a clue line, with its clue."""
+    where = f"line {number}"
+    name, clue = (line.split(None, 1) + [""])[:2]
+    if name not in cells:
+        raise PuzzleError(f"{where}: no cage named {_shown(name)} in the grid")
+    if name in cages:
+        raise PuzzleError(f"{where}: cage {name!r} has a second clue")
+    clue = "".join(clue.split())
+    match = TYPED_CLUE.fullmatch(clue)
+    if not match or (match[1] and match[3]) or (match[1] or match[3] or "=") not in TYPED_OPS:
+        raise PuzzleError(f"{where}: {_shown(clue)} is not a clue such as 12+, 3÷ or 7? (cage {name!r})")
+    members = cells[name]
+    op = TYPED_OPS[match[1] or match[3] or "="]
+    if len(members) == 1 and op == HIDDEN:
+        op = "="
+    if len(members) > 1 and op == "=":
+        raise PuzzleError(
+            f"{where}: cage {name!r} has {len(members)} cells: its clue needs an operation "
+            "(? when hidden)"
+        )
+    try:
+        cage = Cage(tuple(members), op, int(match[2]))
+    except PuzzleError as exc:
+        raise PuzzleError(f"{where}: cage {name!r}: {exc}") from None
+    if not can_fill(size, cage):
+        raise PuzzleError(f"{where}: cage {name!r}: no digits 1..{size} make {clue}")
+    return name, cage
+
+
+def to_typed(puzzle: Puzzle) -> str:
+    """The typed layout of a puzzle: cages named a, b, c... in reading order, then their clues."""
+    names = _typed_names(len(puzzle.cages))
+    width = max(map(len, names))
+    rows = [
+        " ".join(names[puzzle.cage_index((r, c))].ljust(width) for c in range(puzzle.size)).rstrip()
+        for r in range(puzzle.size)
+    ]
+    clues = [f"{name} {cage.target}{TYPED_SYMBOLS[cage.op]}" for name, cage in zip(names, puzzle.cages)]
+    return "\n".join(rows + clues) + "\n"
+
+
+def _typed_names(count: int) -> list[str]:
+    """a..z, A..Z, then a1..z9: names enough for 81 cages."""
+    letters = [chr(ord("a") + i) for i in range(26)]
+    return (letters + [x.upper() for x in letters] + [f"{x}{d}" for d in range(1, 10) for x in letters])[:count]
+
+
+def _shown(text: str) -> str:
+    return repr(text if len(text) <= 40 else text[:37] + "...")
+
+
 # --- Either ----------------------------------------------------------------------
 
 
 def read_puzzles(text: str) -> list[Puzzle]:
     """Every puzzle in `text`: JSON (one object, JSON Lines or an array), Keen game IDs
-    one a line, or one original Kaldoku piece string (see pieces.py)."""
+    one a line, one original Kaldoku piece string (see pieces.py), or the typed layout."""
+    _check_length(text)
     text = text.lstrip("\ufeff")  # the byte-order mark some editors write
-    stripped = text.strip()
+    stripped = text.lstrip()
     if not stripped:
         return []
     if stripped[0] in "{[":
@@ -304,16 +459,45 @@ def read_puzzles(text: str) -> list[Puzzle]:
     if is_piece_string(text):
         return [read_pieces(text)]
     lines = [(n, line.strip()) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+    if not (KEEN_ID.fullmatch(lines[0][1]) or KEEN_SEED.fullmatch(lines[0][1])):
+        head = lines[0][1].split("#", 1)[0].split()
+        if len(head) != 1 and len(head) != 2:  # a comment, or a row of a grid
+            return read_typed(text)
     where = "line {}: " if len(lines) > 1 else ""
     puzzles = []
     for number, line in lines:
         if KEEN_SEED.fullmatch(line):
             raise PuzzleError(f"{where.format(number)}{line!r} is a Keen random seed; give its game ID instead")
         if not KEEN_ID.fullmatch(line):
-            shown = line if len(line) <= 40 else line[:37] + "..."
-            raise PuzzleError(f"{where.format(number)}neither JSON nor a Keen game ID: {shown!r}")
+            raise PuzzleError(
+                f"{where.format(number)}neither JSON, a Keen game ID nor a typed layout: {_shown(line)}"
+            )
         try:
             puzzles.append(read_keen(line))
         except PuzzleError as exc:
             raise PuzzleError(f"{where.format(number)}{exc}") from None
     return puzzles
+
+
+def read_puzzle_bytes(data: bytes) -> list[Puzzle]:
+    """Every puzzle in a file's bytes (see `read_puzzles`), which must be UTF-8 text."""
+    if len(data) > MAX_TEXT:
+        raise PuzzleError(f"too large to read: more than {MAX_TEXT:,} bytes")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise PuzzleError(
+            f"not UTF-8 text: byte 0x{data[exc.start]:02x} at offset {exc.start}"
+        ) from None
+    return read_puzzles(text)
+
+
+def write_puzzle(puzzle: Puzzle, form: str) -> str:
+    """A puzzle as text in one of FORMATS, ending with a newline."""
+    if form == "json":
+        return to_json_line(puzzle) + "\n"
+    if form == "keen":
+        return to_keen(puzzle) + "\n"
+    if form == "text":
+        return to_typed(puzzle)
+    raise PuzzleError(f"format must be one of {', '.join(FORMATS)}, not {form!r}")

@@ -8,19 +8,22 @@ first that there is one, then where, then it is cleared.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from typing import Mapping
 
 from kaldoku_tui.engine.board import NO_NOTES, Board, CellState, Notes
 from kaldoku_tui.engine.check import mistakes
-from kaldoku_tui.engine.fillings import Filling, fillings
+from kaldoku_tui.engine.fillings import TABLE_LIMIT, CageTooLarge, Filling, fillings, fillings_bound
 from kaldoku_tui.engine.puzzle import Cage, Cell, cell_name
-from kaldoku_tui.engine.solver import TABLE_CELLS
 from kaldoku_tui.engine.steps import NUMBER_WORDS, Step, join
 from kaldoku_tui.engine.techniques import next_step
 
 STAGES = 3
 """Presses to a hint's end: where to look, why, and the step made."""
+
+HINT_SECONDS = 5.0
+"""How long `hint_within` looks for a hint before it says it found none in time."""
 
 @dataclass(frozen=True)
 class Hint:
@@ -54,14 +57,56 @@ def hint(board: Board) -> Hint | None:
     """The hint for `board`: its first mistake, else its easiest deduction.
 
     Mistakes are judged against the puzzle's stored solution (none are looked for
-    without one). None when no deduction follows from the board.
+    without one). None when no deduction follows from the board, or when a cage is too
+    large for the deductions (`hint_within` says which).
     """
+    try:
+        return find_hint(board)
+    except CageTooLarge:
+        return None
+
+
+def find_hint(board: Board) -> Hint | None:
+    """The hint for `board`, as `hint` gives it; raises CageTooLarge when a cage is too
+    large for the deductions."""
     mistake = first_mistake(board)
     if mistake is not None:
         return mistake
     notes = {cell: board.notes(cell) for cell in board.puzzle.cells if board.notes(cell)}
     step = next_step(board.puzzle, board.grid, notes)
     return None if step is None else step_hint(board, step)
+
+
+@dataclass(frozen=True)
+class HintSearch:
+    """What a hint search with a time budget came to: a hint, nothing, or a search given up."""
+
+    hint: Hint | None
+    """The hint found; None when there is none or the search gave up."""
+    gave_up: str | None = None
+    """Why the search gave up, as the player reads it; None when it ran to its end."""
+
+
+def hint_within(board: Board, seconds: float = HINT_SECONDS) -> HintSearch:
+    """The hint for `board` (see `hint`), looked for `seconds` at most.
+
+    A search that runs out of time is left to finish on its own in the background
+    (every cage table is bounded, so it does finish) and its answer is dropped.
+    """
+    answer: list[HintSearch] = []
+
+    def search() -> None:
+        try:
+            answer.append(HintSearch(find_hint(board)))
+        except CageTooLarge as exc:
+            answer.append(HintSearch(None, f"No hint: {exc}."))
+
+    worker = threading.Thread(target=search, name="kaldoku-hint", daemon=True)
+    worker.start()
+    worker.join(seconds)
+    if answer:
+        return answer[0]
+    return HintSearch(None, f"No hint found in {seconds:g} seconds on this board.")
 
 
 def wrong_cells(board: Board) -> tuple[list[Cell], list[Cell]]:
@@ -176,8 +221,8 @@ class CageFacts:
     cage: Cage
     combos: list[Filling] | None
     """The digit combinations of the fillings still possible, each sorted as the clue reads;
-    None for a cage too large to list (more than TABLE_CELLS cells: 8 cells on 9×9 have
-    half a million fillings)."""
+    None for a cage too large to list (more than TABLE_LIMIT fillings: 8 cells on 9×9 can
+    have half a million)."""
     fillings: int
     """How many fillings (digits in cell order) are still possible (0 when not listed)."""
     lines: list[tuple[str, list[int]]]
@@ -194,7 +239,7 @@ def cage_facts(board: Board, cell: Cell) -> CageFacts:
     allowed = [{board.digit(c)} if board.digit(c) else board.possible(c) for c in cage.cells]
     combos: list[Filling] | None = None
     still = []
-    if len(cage.cells) <= TABLE_CELLS:
+    if fillings_bound(puzzle.size, cage) <= TABLE_LIMIT:
         still = [
             f for f in fillings(puzzle.size, cage) if all(d in ok for d, ok in zip(f, allowed))
         ]

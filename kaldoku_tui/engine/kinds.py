@@ -23,13 +23,16 @@ LEVELS = ("easy", "normal", "hard", "extreme", "unreasonable")
 LEVELS_BY_SIZE = {3: LEVELS[:3]}
 """The levels a size can have where not all five: 3×3 is too small for fish, chains or trials."""
 
-OP_SETS = {"all": "+-*/", "addmul": "+*", "mul": "*"}
+OP_SETS = {"all": "+-*/", "addmul": "+*", "mul": "*", "hidden": "+-*/"}
 """The operator sets, by name: the operations their multi-cell cages may use."""
 
-OP_SET_SYMBOLS = {"all": "+−×÷", "addmul": "+×", "mul": "×"}
+HIDDEN_OPS = frozenset({"hidden"})
+"""The operator sets whose cages show their target only: the operation chosen is hidden."""
+
+OP_SET_SYMBOLS = {"all": "+−×÷", "addmul": "+×", "mul": "×", "hidden": "hidden"}
 """Each operator set as the title line shows it."""
 
-OP_SET_LABELS = {"all": "+ − × ÷", "addmul": "+ ×", "mul": "× only"}
+OP_SET_LABELS = {"all": "+ − × ÷", "addmul": "+ ×", "mul": "× only", "hidden": "hidden"}
 """Each operator set as the new-game dialog offers it."""
 
 

@@ -14,11 +14,18 @@ Grid = tuple[tuple[int, ...], ...]
 
 from kaldoku_tui.engine.kinds import MAX_SIZE, MIN_SIZE
 
-OPS = ("+", "-", "*", "/", "=")
-"""Cage operations; `=` is a single cell whose target is its digit."""
+OPS = ("+", "-", "*", "/", "=", "?")
+"""Cage operations; `=` is a single cell whose target is its digit, `?` a hidden operation
+(any of + − × ÷ that makes the target)."""
 
-OP_SYMBOLS = {"+": "+", "-": "−", "*": "×", "/": "÷", "=": ""}
-ASCII_OP_SYMBOLS = {"+": "+", "-": "-", "*": "x", "/": "/", "=": ""}
+HIDDEN = "?"
+"""The operation of a cage that shows its target only."""
+
+SHOWN_OPS = "+-*/"
+"""The operations a hidden cage may stand for, in the order a hint names them."""
+
+OP_SYMBOLS = {"+": "+", "-": "−", "*": "×", "/": "÷", "=": "", "?": ""}
+ASCII_OP_SYMBOLS = {"+": "+", "-": "-", "*": "x", "/": "/", "=": "", "?": ""}
 
 
 class PuzzleError(ValueError):
@@ -26,13 +33,16 @@ class PuzzleError(ValueError):
 
 
 def combine(op: str, digits: Sequence[int]) -> int | None:
-    """The value `digits` give under `op`; None when − or ÷ has no whole answer."""
+    """The value `digits` give under `op`; None when − or ÷ has no whole answer
+    (or, for −, ÷ and =, the wrong number of digits)."""
     if op == "+":
         return sum(digits)
     if op == "*":
         return prod(digits)
     if op == "=":
         return digits[0] if len(digits) == 1 else None
+    if op in "-/" and len(digits) != 2:
+        return None
     big, small = max(digits), min(digits)
     if op == "-":
         return big - small
@@ -65,6 +75,8 @@ class Cage:
             raise PuzzleError(f"{where}: {self.op} cages take exactly two cells, not {len(cells)}")
         if self.op == "=" and len(cells) != 1:
             raise PuzzleError(f"{where}: = cages take one cell, not {len(cells)}")
+        if self.op == HIDDEN and len(cells) == 1:
+            raise PuzzleError(f"{where}: a single cell shows its digit (=), it cannot hide an operation")
         if not _connected(cells):
             raise PuzzleError(f"{where} is not orthogonally connected")
 
@@ -78,9 +90,33 @@ class Cage:
         symbols = ASCII_OP_SYMBOLS if ascii else OP_SYMBOLS
         return f"{self.target}{symbols[self.op]}"
 
+    @property
+    def hidden(self) -> bool:
+        """Whether the clue shows the target only."""
+        return self.op == HIDDEN
+
+    def ops(self) -> str:
+        """The operations the clue may stand for: its own, or each of + − × ÷ when hidden."""
+        return SHOWN_OPS if self.op == HIDDEN else self.op
+
     def fits(self, digits: Sequence[int]) -> bool:
         """Whether these digits, one per cell, meet the clue."""
-        return len(digits) == len(self.cells) and combine(self.op, digits) == self.target
+        if self.op != HIDDEN:
+            return len(digits) == len(self.cells) and combine(self.op, digits) == self.target
+        return self.way(digits) is not None
+
+    def way(self, digits: Sequence[int]) -> str | None:
+        """The operation by which these digits meet the clue (the first of + − × ÷ for a
+        hidden one); None when they do not."""
+        if len(digits) != len(self.cells):
+            return None
+        return next((op for op in self.ops() if combine(op, digits) == self.target), None)
+
+    def reading(self, digits: Sequence[int]) -> str:
+        """The digits worked out as the clue reads, such as `1+3+7` or `6÷2` (for a hidden
+        clue, by the first operation that makes the target)."""
+        op = (self.way(digits) or self.op) if self.op == HIDDEN else self.op
+        return OP_SYMBOLS[op].join(map(str, sorted(digits, reverse=op in "-/")))
 
 
 @dataclass(frozen=True)

@@ -204,7 +204,10 @@ def _list_fillings(layout: _Layout, k: int, masks: list[int]) -> tuple[tuple[int
 
 
 def _bound_cage(cage: Cage, cells: tuple[int, ...], values: Values, changed: set[int]) -> bool:
-    """Prune a large + or × cage by what its other cells can still make."""
+    """Prune a large + or × cage by what its other cells can still make (a hidden one is
+    left to the check of the full board)."""
+    if cage.hidden:
+        return True
     if cage.op == "*":
         for i in cells:
             allowed = sum(1 << d for d in range(1, values[i].bit_length()) if cage.target % d == 0)

@@ -291,9 +291,7 @@ def say_cage(cage: Cage) -> str:
 
 def say_combos(cage: Cage, found: Iterable[Filling], limit: int = 6, last: str = "and") -> str:
     """The digit combinations of fillings, such as `1+3+7 and 1+4+6`."""
-    symbol = {"+": "+", "*": "×", "-": "−", "/": "÷", "=": ""}[cage.op]
-    combos = sorted({tuple(sorted(f, reverse=cage.op in "-/")) for f in found})
-    words = [symbol.join(map(str, combo)) for combo in combos]
+    words = sorted({cage.reading(f) for f in found})
     if len(words) > limit:
         return f"{', '.join(words[:limit])} and {len(words) - limit} more"
     return join(words, last)

@@ -9,7 +9,7 @@ from textual.widgets import Static
 
 from kaldoku_tui.engine.hints import CageFacts, how_many
 from kaldoku_tui.terminal import in_ascii
-from kaldoku_tui.engine.puzzle import OP_SYMBOLS, cell_name
+from kaldoku_tui.engine.puzzle import cell_name
 from kaldoku_tui.screens.dialogs import ReadingScreen
 
 MAX_COMBOS = 60
@@ -19,7 +19,7 @@ MAX_COMBOS = 60
 def facts_text(facts: CageFacts, ascii: bool = False) -> list[tuple[str, str]]:
     """The inspector's sections as (title, text), in ASCII when asked."""
     cage = facts.cage
-    combos = [OP_SYMBOLS[cage.op].join(map(str, combo)) for combo in facts.combos or ()]
+    combos = [cage.reading(combo) for combo in facts.combos or ()]
     if len(combos) > MAX_COMBOS:
         combos[MAX_COMBOS:] = [f"and {len(combos) - MAX_COMBOS} more"]
     if facts.combos is None:
@@ -38,7 +38,7 @@ def facts_text(facts: CageFacts, ascii: bool = False) -> list[tuple[str, str]]:
     )
     sections = [
         (f"Cage {cage.label()} at {cell_name(cage.anchor)}, "
-         f"{how_many(len(cage.cells), 'cell')}", ""),
+         f"{how_many(len(cage.cells), 'cell')}" + (", operation hidden" if cage.hidden else ""), ""),
         ("Combinations that still fit", fit),
         ("Digits in its rows and columns", placed),
         ("Notes ([d]: digit placed)", notes),
