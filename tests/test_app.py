@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 
+import time
+
 import pytest
 from textual import events
 from textual.widget import Widget
 
 from kaldoku_tui.app import KaldokuApp, build_app
 from kaldoku_tui.cli import game_parser, main
+from kaldoku_tui.engine.generator import Stopped
 from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.session.store import Store
 from kaldoku_tui.screens.dialogs import ConfirmDialog, NewGameDialog
@@ -358,3 +361,39 @@ async def test_the_clock_runs_in_play_and_stops_in_pause(example, tmp_path):
         app.game.tick()
         assert app.game.title_bar.text.endswith("1:15")
     assert saved_session(tmp_path).elapsed == 75.0  # saved by the tick: ten seconds since the last save
+
+
+async def test_a_puzzle_being_made_shows_its_progress_and_esc_stops_it(example, tmp_path, monkeypatch):
+    asked = []
+
+    def slow(kind, stop):
+        asked.append(kind)
+        while not stop():
+            time.sleep(0.01)
+        raise Stopped("no longer wanted")
+
+    monkeypatch.setattr("kaldoku_tui.screens.game.make_puzzle", slow)
+    app = make_app(example, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("1", "g", "7", "enter")
+        await pilot.pause()
+        assert asked == [GameKind(7)]
+        assert "Making a 7×7 · +−×÷ puzzle… 0 s" in app.game.message and "Esc: stop" in app.game.message
+        await pilot.press("right", "2")
+        assert app.game.session.board.digit((0, 1)) == 2, "the game goes on meanwhile"
+        await pilot.press("escape")
+        await app.workers.wait_for_complete()
+        assert app.game.making is None and "Stopped making" in app.game.message
+        assert app.game.session.board.puzzle is example and app.game.session.board.digit((0, 0)) == 1
+        await pilot.press("escape")  # nothing being made: Esc does nothing
+        assert app.game.session.board.puzzle is example
+
+
+async def test_a_puzzle_made_in_a_worker_begins_the_new_game(example, row_sums, tmp_path, monkeypatch):
+    monkeypatch.setattr("kaldoku_tui.screens.game.make_puzzle", lambda kind, stop: row_sums)
+    app = make_app(example, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("g", "3", "enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.game.session.board.puzzle is row_sums and app.game.making is None

@@ -54,9 +54,10 @@ def generate(
     if level is not None and level not in levels_for(size):
         offered = ", ".join(levels_for(size))
         raise PuzzleError(f"a {size}×{size} puzzle cannot be {level!r}; {size}×{size} offers {offered}")
-    if level is not None and not GameKind(size, ops, level).offered:
+    if not GameKind(size, ops, level).offered:
         offered = ", ".join(offered_levels(size, ops)) or "no level"
-        raise PuzzleError(f"kaldoku does not make {size}×{size} {ops} {level} puzzles; "
+        what = f"{level} puzzles" if level else "puzzles of any level"
+        raise PuzzleError(f"kaldoku does not make {size}×{size} {ops} {what}; "
                           f"{size}×{size} {ops} offers {offered}")
     if seed is None:
         seed = secrets.randbelow(2**31)

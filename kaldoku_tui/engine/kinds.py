@@ -44,21 +44,29 @@ def levels_for(size: int) -> tuple[str, ...]:
 GENERATION_LIMIT = 2.0
 """Seconds a kind may take to make at the 95th percentile to be offered."""
 
+ALL_LEVELS = (None, *LEVELS)
+"""Every level and "any" (None): a size an operator set is not offered at."""
+
 NOT_OFFERED = {
-    "all": {4: ("extreme",), 5: ("extreme", "unreasonable"), 6: ("extreme",), 7: ("extreme",),
-            8: ("extreme", "unreasonable"), 9: ("extreme",)},
+    "all": {5: ("unreasonable",), 7: ("extreme",), 8: ("extreme", "unreasonable"), 9: ("extreme",)},
     "addmul": {3: ("hard",), 4: ("hard", "extreme", "unreasonable"),
                **{size: ("extreme", "unreasonable") for size in range(5, 10)}},
     "mul": {3: ("normal", "hard"), 4: ("hard", "extreme", "unreasonable"),
             **{size: ("normal", "hard", "extreme", "unreasonable") for size in range(5, 10)}},
+    "hidden": {6: ("extreme", "unreasonable"), 7: ("extreme", "unreasonable"),
+               8: ALL_LEVELS, 9: ALL_LEVELS},
 }
 """Levels kaldoku does not make, by operator set and size: those whose generation took
 more than GENERATION_LIMIT seconds at the 95th percentile, or failed, when measured with
 `python -m benchmarks.levels --every-kind --seeds 10 --no-keen` on 2026-11-23 on this
 project's 2-core machine shared with other jobs (load average 4 to 5.5, which slows
-it about 3×). Extreme is rare below Keen's extreme because the line sum and product
-rules solve many such puzzles at hard; × alone rarely pins a puzzle down without many
-single cells. Measure again on a quieter machine before offering more."""
+it about 3×); all at extreme (4..9, 20 seeds, load 2.5 to 3.3: p95 1.1, 1.6, 2.3, 4.9,
+4.8, 5.3 s) and hidden (every kind, 8 seeds, load 1.6 to 3) measured again the same day.
+None stands for "any level". Extreme is rare below Keen's extreme because the line sum
+and product rules solve many such puzzles at hard; × alone rarely pins a puzzle down
+without many single cells; hidden operations leave 8×8 and 9×9 cagings ambiguous so
+often that even an any-level puzzle takes seconds. Measure again on a quieter machine
+before offering more."""
 
 
 def offered_levels(size: int, ops: str) -> tuple[str, ...]:
@@ -93,8 +101,11 @@ class GameKind:
     @property
     def offered(self) -> bool:
         """Whether kaldoku makes puzzles of this kind (see NOT_OFFERED)."""
-        return (self.size in SIZES and self.ops in OP_SETS
-                and (self.level is None or self.level in offered_levels(self.size, self.ops)))
+        if self.size not in SIZES or self.ops not in OP_SETS:
+            return False
+        if self.level is None:
+            return None not in NOT_OFFERED.get(self.ops, {}).get(self.size, ())
+        return self.level in offered_levels(self.size, self.ops)
 
     @property
     def known_level(self) -> str | None:

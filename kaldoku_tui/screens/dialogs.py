@@ -14,7 +14,7 @@ from textual.scrollbar import ScrollBarRender
 from textual.widget import Widget
 from textual.widgets import Button, Input, Label, OptionList, RadioButton, RadioSet
 
-from kaldoku_tui.engine.kinds import LEVELS, OP_SET_LABELS, SIZES, GameKind, levels_for
+from kaldoku_tui.engine.kinds import LEVELS, OP_SET_LABELS, SIZES, GameKind, levels_for, offered_levels
 from kaldoku_tui.terminal import in_ascii
 
 
@@ -177,14 +177,19 @@ class NewGameDialog(ModalScreen[GameKind | None]):
 
     def action_start(self) -> None:
         kind = self.chosen()
-        offered = levels_for(kind.size)
-        if kind.level is None or kind.level in offered:
+        if kind.offered:
             self.dismiss(kind)
             return
-        times = "x" if self.app.ascii else "×"
+        offered = offered_levels(kind.size, kind.ops)
+        board = f"{kind.size}×{kind.size} {OP_SET_LABELS[kind.ops]}"
+        if kind.level is None or not offered:
+            text = f"{board} is not made fast enough: choose a smaller board."
+        else:
+            why = "is too small for" if kind.level not in levels_for(kind.size) else \
+                "is not made fast enough at"
+            text = f"{board} {why} {kind.level}: {', '.join(offered)} or any."
         refused = self.query_one("#refused", Label)
-        refused.update(f"{kind.size}{times}{kind.size} is too small for {kind.level}: "
-                       f"{', '.join(offered)} or any.")
+        refused.update(in_ascii(text) if self.app.ascii else text)
         refused.display = True
 
     def action_cancel(self) -> None:

@@ -5,7 +5,8 @@ It shows a Session and turns keys into its moves; the rules live in the session.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import time
+from typing import TYPE_CHECKING, NamedTuple
 
 from rich.text import Text
 from textual import work
@@ -13,9 +14,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Static
-from textual.worker import get_current_worker
 
 from kaldoku_tui.bank import make_puzzle
+from kaldoku_tui.engine.generator import Stopped
 from kaldoku_tui.engine.board import Board
 from kaldoku_tui.engine.hints import Hint, cage_facts, hint
 from kaldoku_tui.engine.kinds import GameKind
@@ -46,6 +47,13 @@ SAVE_EVERY = 10.0
 """Seconds of play between saves of the clock when the board does not change."""
 
 
+class Making(NamedTuple):
+    """A new puzzle being made: its kind and when it was asked for (time.monotonic)."""
+
+    kind: GameKind
+    since: float
+
+
 class GameScreen(Screen):
     """One game of KenKen at a time."""
 
@@ -72,6 +80,7 @@ class GameScreen(Screen):
         Binding("o", "settings", "Settings", show=False,
                 tooltip="settings: clearing notes when a digit is placed, shading the cursor's row, "
                 "column and cage, lighting their numbers"),
+        Binding("escape", "stop_making", "Stop", tooltip="stop making the new puzzle"),
         Binding("question_mark,f1", "help", "Help", tooltip="this help"),
         Binding("q", "quit", "Quit", tooltip="quit (the game is saved)"),
     ]
@@ -81,6 +90,8 @@ class GameScreen(Screen):
         self.session = session
         self.message = notice or TIP
         self.saved_at = session.elapsed
+        self.making: Making | None = None
+        """The new puzzle being made in a worker, if one is."""
 
     # Building.
 
@@ -152,6 +163,7 @@ class GameScreen(Screen):
         self.show_time()
 
     def tick(self) -> None:
+        self.show_making()
         session = self.session
         if not session.clock.running:
             return
@@ -254,6 +266,8 @@ class GameScreen(Screen):
     # Actions.
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "stop_making":
+            return self.making is not None  # hidden, not dimmed, while nothing is made
         session = self.session
         if action == "play" and parameters == ("pause",):
             return None if session.over else True
@@ -272,21 +286,49 @@ class GameScreen(Screen):
             return
         puzzle = self.app.bank.take(kind)
         if puzzle is not None:
+            self.making = None
             self.begin(kind, puzzle)
         else:
-            self.show_status(f"Generating a {kind.describe()} puzzle…")
-            self.generate(kind)
+            self.making = Making(kind, time.monotonic())
+            self.show_making()
+            self.generate(self.making)
+            self.refresh_bindings()
         self.app.refill_bank(kind)
 
-    @work(thread=True, exclusive=True, group="generate", exit_on_error=False)
-    def generate(self, kind: GameKind) -> None:
+    def show_making(self) -> None:
+        """Say, once a second, how long the puzzle being made has taken so far."""
+        if self.making is not None:
+            kind, since = self.making
+            seconds = int(time.monotonic() - since)
+            self.show_status(f"Making a {kind.describe()} puzzle… {seconds} s  (Esc: stop; "
+                             "this game goes on meanwhile)")
+
+    @work(thread=True, group="generate", exit_on_error=False)
+    def generate(self, making: Making) -> None:
+        """Make a puzzle of `making`'s kind; given up as soon as it is no longer wanted."""
         try:
-            puzzle = make_puzzle(kind)
-        except PuzzleError as error:
-            self.app.call_from_thread(self.show_status, f"Cannot make that puzzle: {error}")
+            puzzle = make_puzzle(making.kind, stop=lambda: self.making is not making)
+        except Stopped:
             return
-        if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self.begin, kind, puzzle)
+        except PuzzleError as error:
+            self.app.call_from_thread(self.made, making, None, f"Cannot make that puzzle: {error}")
+            return
+        self.app.call_from_thread(self.made, making, puzzle, None)
+
+    def made(self, making: Making, puzzle: Puzzle | None, error: str | None) -> None:
+        if self.making is not making:
+            return  # Stopped, or another asked for since.
+        self.making = None
+        self.refresh_bindings()
+        if puzzle is None:
+            self.show_status(error)
+        else:
+            self.begin(making.kind, puzzle)
+
+    def action_stop_making(self) -> None:
+        self.making = None
+        self.refresh_bindings()
+        self.show_status("Stopped making the new puzzle: this game goes on as it was.")
 
     def begin(self, kind: GameKind, puzzle: Puzzle) -> None:
         """Leave this game (it counts as played if it was) and play `puzzle`."""
