@@ -11,7 +11,7 @@ from kaldoku_tui.engine.board import Board
 from kaldoku_tui.engine.check import is_solved
 from kaldoku_tui.engine.fillings import fillings
 from kaldoku_tui.engine.formats import read_keen
-from kaldoku_tui.engine.hints import cage_facts, hint
+from kaldoku_tui.engine.hints import HintSearch, cage_facts, hint
 from kaldoku_tui.engine.puzzle import Cage, Puzzle
 from kaldoku_tui.terminal import in_ascii
 from kaldoku_tui.screens import game as game_module
@@ -259,9 +259,9 @@ async def test_a_slow_hint_leaves_the_game_playable_and_is_dropped_if_the_board_
     def slow_hint(board):
         asked.append(board.grid)
         release.wait(10)
-        return hint(board)
+        return HintSearch(hint(board))
 
-    monkeypatch.setattr(game_module, "hint", slow_hint)
+    monkeypatch.setattr(game_module, "hint_within", slow_hint)
     monkeypatch.setattr(game_module, "SLOW_HINT", 0.05)
     app = make_app(example, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
@@ -310,3 +310,13 @@ async def test_the_cage_inspector(example, tmp_path):
         assert app.screen is app.game
         await pilot.press("i", "escape")
         assert app.screen is app.game
+
+
+async def test_a_hint_search_that_gives_up_says_so(example, tmp_path, monkeypatch):
+    monkeypatch.setattr(game_module, "hint_within",
+                        lambda board: HintSearch(None, "No hint found in 5 seconds on this board."))
+    app = make_app(example, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await press_hint(pilot)
+        assert app.game.message.endswith("No hint found in 5 seconds on this board.")
+        assert not app.game.session.hint_searching and app.game.session.help["hints"] == 0

@@ -18,7 +18,7 @@ from textual.widgets import Static
 from kaldoku_tui.bank import make_puzzle
 from kaldoku_tui.engine.generator import Stopped
 from kaldoku_tui.engine.board import Board
-from kaldoku_tui.engine.hints import Hint, cage_facts, hint
+from kaldoku_tui.engine.hints import HintSearch, cage_facts, hint_within
 from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError
 from kaldoku_tui.screens.dialogs import ConfirmDialog, NewGameDialog
@@ -186,10 +186,10 @@ class GameScreen(Screen):
 
     @work(thread=True, group="hint", exit_on_error=False)
     def find_hint(self, board: Board, version: int) -> None:
-        self.app.call_from_thread(self.hint_found, hint(board), version)
+        self.app.call_from_thread(self.hint_found, hint_within(board), version)
 
-    def hint_found(self, found: Hint | None, version: int) -> None:
-        self.show(self.session.hint_found(found, version))
+    def hint_found(self, search: HintSearch, version: int) -> None:
+        self.show(self.session.hint_found(search.hint, version, search.gave_up))
 
     def action_hint(self) -> None:
         self.play("hint")

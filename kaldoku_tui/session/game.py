@@ -395,14 +395,15 @@ class Session:
         return Update(update.board, update.message or f"{found.text(STAGES)} (u undoes it)",
                       update.ended)
 
-    def hint_found(self, found: Hint | None, version: int) -> Update:
-        """The hint looked for on board `version`; the presses made meanwhile count now."""
+    def hint_found(self, found: Hint | None, version: int, why: str | None = None) -> Update:
+        """The hint looked for on board `version` (or None, and `why` if the search gave
+        up); the presses made meanwhile count now."""
         state = self.hint
         if version != self.version or state.hint is not None:
             return Update()  # The board changed since: the next press looks again.
         presses, state.waiting = state.waiting, 0
         if found is None:
-            return Update(message="No hint: no step the hints know follows from this board.")
+            return Update(message=why or "No hint: no step the hints know follows from this board.")
         state.hint = found
         update = Update()
         for _ in range(presses):
