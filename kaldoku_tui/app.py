@@ -192,7 +192,7 @@ def build_app(args: argparse.Namespace) -> KaldokuApp:
     A game asked for by the arguments is a new game; the one in progress stays, to be
     resumed later. With no arguments, the game last played is resumed, taking it over
     from another kaldoku that has it open (that one stops saving it)."""
-    from kaldoku_tui.cli import UsageError, read_puzzle_arg
+    from kaldoku_tui.arguments import UsageError, read_puzzle_arg
     from kaldoku_tui.session.legacy import import_legacy
     from kaldoku_tui.session.store import UnsafeDirectory, data_dir
     from kaldoku_tui.terminal import apply_colors, use_ascii

@@ -4,13 +4,8 @@ A filling gives one digit per cage cell, in the cage's reading order, with no di
 twice in one row or column of the cage. Tables are built on first use and cached by
 (size, shape, op, target), so cages of the same form share one table.
 
-Whether a cage can be filled at all is answered without listing fillings, so that a
-cage of any size is judged at once: giving each digit to a set of cells is colouring
-the edges of the bipartite graph rows × columns (an edge per cage cell), and by
-Folkman and Fulkerson's theorem, digit counts m1 ≥ m2 ≥ ... (sorted) are possible
-exactly when the k largest add up to no more than the most cells one can pick with at
-most k in any row or column, for every k. A dynamic programme over digit counts then
-finds the sums and products those counts can make.
+Whether a cage can be filled at all is answered without listing fillings (see
+arithmetic.py), so that a cage of any size is judged at once.
 """
 
 from __future__ import annotations
@@ -20,9 +15,8 @@ from itertools import combinations
 from math import factorial
 from typing import Iterator
 
-from kaldoku_tui.engine.puzzle import HIDDEN, SHOWN_OPS, Cage, Cell, PuzzleError, cell_name, combine
-
-Filling = tuple[int, ...]
+from kaldoku_tui.engine.arithmetic import Filling, can_make, combine, pairs_or_single, shape_of
+from kaldoku_tui.engine.puzzle import HIDDEN, SHOWN_OPS, Cage, Cell, PuzzleError, cell_name
 
 TABLE_LIMIT = 100_000
 """The most fillings a cage's table may hold; a cage that may have more is too large to list."""
@@ -37,7 +31,7 @@ def fillings(size: int, cage: Cage) -> tuple[Filling, ...]:
 
     Raises CageTooLarge when the cage may have more than TABLE_LIMIT of them.
     """
-    shape = _shape(cage)
+    shape = shape_of(cage.cells)
     table = _table(size, shape, cage.op, cage.target)
     if table is None:
         raise CageTooLarge(
@@ -49,14 +43,14 @@ def fillings(size: int, cage: Cage) -> tuple[Filling, ...]:
 
 def can_fill(size: int, cage: Cage) -> bool:
     """Whether any digits 1..size meet the cage's clue; quick for a cage of any size."""
-    shape = _shape(cage)
-    return any(_can_make(size, shape, op, cage.target) for op in cage.ops())
+    shape = shape_of(cage.cells)
+    return any(can_make(size, shape, op, cage.target) for op in cage.ops())
 
 
 def fillings_bound(size: int, cage: Cage) -> int:
     """A number no smaller than the count of fillings of `cage` (exact for a cage in
     one line): fillings counted with clashes inside rows only, and inside columns only."""
-    return _bound(size, _shape(cage), cage.op, cage.target)
+    return _bound(size, shape_of(cage.cells), cage.op, cage.target)
 
 
 @lru_cache(maxsize=4096)
@@ -69,12 +63,6 @@ def _bound(size: int, shape: tuple[Cell, ...], op: str, target: int) -> int:
         for real in ops
         if _fits_shape(real, shape) or real == "="
     )
-
-
-def _shape(cage: Cage) -> tuple[Cell, ...]:
-    top = min(r for r, _ in cage.cells)
-    left = min(c for _, c in cage.cells)
-    return tuple((r - top, c - left) for r, c in cage.cells)
 
 
 def _line_lengths(shape: tuple[Cell, ...], axis: int) -> tuple[int, ...]:
@@ -103,7 +91,7 @@ def _fits_shape(op: str, shape: tuple[Cell, ...]) -> bool:
 def _search(size: int, shape: tuple[Cell, ...], op: str, target: int) -> Iterator[Filling]:
     """Yield fillings depth first, pruning sums and products that cannot reach the target."""
     if op in "-/=":
-        for digits in _pairs_or_single(size, len(shape)):
+        for digits in pairs_or_single(size, len(shape)):
             if combine(op, digits) == target:
                 yield digits
         return
@@ -142,122 +130,7 @@ def _search(size: int, shape: tuple[Cell, ...], op: str, target: int) -> Iterato
         yield from extend(0, target)
 
 
-def _pairs_or_single(size: int, count: int) -> Iterator[Filling]:
-    if count == 1:
-        for d in range(1, size + 1):
-            yield (d,)
-    elif count == 2:
-        for a in range(1, size + 1):
-            for b in range(1, size + 1):
-                if a != b:
-                    yield (a, b)
-
-
 # --- Whether a cage can be filled, by digit counts ------------------------------------
-
-
-@lru_cache(maxsize=4096)
-def _can_make(size: int, shape: tuple[Cell, ...], op: str, target: int) -> bool:
-    """Whether digits with no repeat in a row or column of `shape` make `target` by `op`."""
-    if op in "-/=":
-        return any(combine(op, digits) == target for digits in _pairs_or_single(size, len(shape)))
-    if target < 1:
-        return False
-    most = _most_cells(size, shape)
-    return target in _values(size, len(shape), tuple(most), op, target)
-
-
-def _values(size: int, cells: int, most: tuple[int, ...], op: str, target: int) -> set[int]:
-    """The values (up to `target`, or dividing it) of the digit counts a cage allows.
-
-    Counts are given largest first; `most[k]` caps the sum of the k largest. A state is
-    the set of digits given a count so far and how many cells they cover; it holds the
-    sums (as a bit set) or products those counts make.
-    """
-    adding = op == "+"
-    states: dict[tuple[int, int], int | set[int]] = {(0, 0): 1 if adding else {1}}
-    for count in range(most[1], 0, -1):
-        for d in range(1, size + 1):
-            for (used, covered), values in list(states.items()):
-                if used >> d & 1 or covered + count > most[used.bit_count() + 1]:
-                    continue
-                key = (used | 1 << d, covered + count)
-                if adding:
-                    grown = (values << d * count) & ((2 << target) - 1)
-                    if grown:
-                        states[key] = states.get(key, 0) | grown
-                else:
-                    grown = {v * d**count for v in values if target % (v * d**count) == 0}
-                    if grown:
-                        states.setdefault(key, set()).update(grown)
-        # Digits not yet counted get fewer than `count` cells each: drop states they cannot complete.
-        states = {
-            (used, covered): values for (used, covered), values in states.items()
-            if covered + (size - used.bit_count()) * (count - 1) >= cells
-        }
-    found = [values for (_, covered), values in states.items() if covered == cells]
-    if adding:
-        union = 0
-        for values in found:
-            union |= values
-        return {v for v in range(target + 1) if union >> v & 1}
-    return set().union(*found)
-
-
-def _most_cells(size: int, shape: tuple[Cell, ...]) -> list[int]:
-    """For k = 0..size, the most cells of the shape one can pick with at most k in any
-    row or column (a maximum flow: source → rows → cells → columns → sink)."""
-    rows = sorted({r for r, _ in shape})
-    columns = sorted({c for _, c in shape})
-    neighbours = {r: [c for rr, c in shape if rr == r] for r in rows}
-    flow: set[Cell] = set()  # the cells picked
-    row_load = dict.fromkeys(rows, 0)
-    column_load = dict.fromkeys(columns, 0)
-    most = [0]
-    for k in range(1, size + 1):
-        while _augment(k, rows, neighbours, flow, row_load, column_load):
-            pass
-        most.append(len(flow))
-    return most
-
-
-def _augment(k, rows, neighbours, flow, row_load, column_load) -> bool:
-    """Find one more cell to pick, moving picked cells along an alternating path."""
-    parent: dict[tuple[str, int], tuple[str, int] | None] = {}
-    frontier = []
-    for r in rows:
-        if row_load[r] < k:
-            parent[("r", r)] = None
-            frontier.append(("r", r))
-    while frontier:
-        kind, x = frontier.pop()
-        if kind == "r":
-            for c in neighbours[x]:
-                if (x, c) not in flow and ("c", c) not in parent:
-                    parent[("c", c)] = ("r", x)
-                    if column_load[c] < k:
-                        _flip(("c", c), parent, flow, row_load, column_load)
-                        return True
-                    frontier.append(("c", c))
-        else:
-            for r in rows:
-                if (r, x) in flow and ("r", r) not in parent:
-                    parent[("r", r)] = ("c", x)
-                    frontier.append(("r", r))
-    return False
-
-
-def _flip(end, parent, flow, row_load, column_load) -> None:
-    node = end
-    column_load[end[1]] += 1
-    while parent[node] is not None:
-        before = parent[node]
-        if node[0] == "c":
-            flow.add((before[1], node[1]))
-        else:
-            flow.discard((node[1], before[1]))
-        node = before
-    row_load[node[1]] += 1
 
 
 # --- How many fillings at most ------------------------------------------------------
@@ -266,7 +139,7 @@ def _flip(end, parent, flow, row_load, column_load) -> None:
 def _relaxed_count(size: int, lengths: tuple[int, ...], op: str, target: int) -> int:
     """Fillings counted as if only cells in one line (of the given lengths) had to differ."""
     if op in "-/=":
-        return sum(1 for digits in _pairs_or_single(size, sum(lengths)) if combine(op, digits) == target)
+        return sum(1 for digits in pairs_or_single(size, sum(lengths)) if combine(op, digits) == target)
     if target < 1:
         return 0
     ways = {0 if op == "+" else 1: 1}

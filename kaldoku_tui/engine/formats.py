@@ -14,9 +14,9 @@ from typing import Any
 
 from kaldoku_tui.engine.fillings import can_fill
 from kaldoku_tui.engine.kinds import MAX_SIZE, MIN_SIZE
-from kaldoku_tui.engine.puzzle import HIDDEN, OP_SYMBOLS, Cage, Cell, Puzzle, PuzzleError, cell_name
+from kaldoku_tui.engine.pieces import is_piece_string, read_pieces
+from kaldoku_tui.engine.puzzle import HIDDEN, OP_ALIASES, OP_SYMBOLS, Cage, Cell, Puzzle, PuzzleError, cell_name
 
-OP_ALIASES = {"x": "*", "X": "*", "×": "*", "÷": "/", "−": "-"}
 """Other spellings readers accept for an operation."""
 
 MAX_TEXT = 2_000_000
@@ -454,8 +454,6 @@ def read_puzzles(text: str) -> list[Puzzle]:
         return []
     if stripped[0] in "{[":
         return read_json(text)
-    from kaldoku_tui.engine.pieces import is_piece_string, read_pieces  # pieces imports this module
-
     if is_piece_string(text):
         return [read_pieces(text)]
     lines = [(n, line.strip()) for n, line in enumerate(text.splitlines(), 1) if line.strip()]

@@ -42,9 +42,8 @@ from __future__ import annotations
 import re
 from math import isqrt
 
-from kaldoku_tui.engine.formats import OP_ALIASES
 from kaldoku_tui.engine.kinds import SIZES
-from kaldoku_tui.engine.puzzle import Cage, Cell, Puzzle, PuzzleError
+from kaldoku_tui.engine.puzzle import OP_ALIASES, Cage, Cell, Puzzle, PuzzleError
 
 SHAPES: dict[str, tuple[Cell, ...]] = {
     "Dot": ((0, 0),),

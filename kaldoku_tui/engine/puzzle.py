@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from math import prod
 from typing import Iterable, Mapping, Sequence
 
 Cell = tuple[int, int]
@@ -12,6 +11,8 @@ Cell = tuple[int, int]
 Grid = tuple[tuple[int, ...], ...]
 """A filled or partly filled board: rows of digits, 0 for a blank."""
 
+from kaldoku_tui.engine.arithmetic import can_make, combine, shape_of
+from kaldoku_tui.engine.errors import PuzzleError
 from kaldoku_tui.engine.kinds import MAX_SIZE, MIN_SIZE
 
 OPS = ("+", "-", "*", "/", "=", "?")
@@ -24,31 +25,11 @@ HIDDEN = "?"
 SHOWN_OPS = "+-*/"
 """The operations a hidden cage may stand for, in the order a hint names them."""
 
+OP_ALIASES = {"x": "*", "X": "*", "×": "*", "÷": "/", "−": "-"}
+"""Other ways puzzle texts write an operation."""
+
 OP_SYMBOLS = {"+": "+", "-": "−", "*": "×", "/": "÷", "=": "", "?": ""}
 ASCII_OP_SYMBOLS = {"+": "+", "-": "-", "*": "x", "/": "/", "=": "", "?": ""}
-
-
-class PuzzleError(ValueError):
-    """A puzzle, cage or puzzle text that breaks the rules; the message names the problem."""
-
-
-def combine(op: str, digits: Sequence[int]) -> int | None:
-    """The value `digits` give under `op`; None when − or ÷ has no whole answer
-    (or, for −, ÷ and =, the wrong number of digits)."""
-    if op == "+":
-        return sum(digits)
-    if op == "*":
-        return prod(digits)
-    if op == "=":
-        return digits[0] if len(digits) == 1 else None
-    if op in "-/" and len(digits) != 2:
-        return None
-    big, small = max(digits), min(digits)
-    if op == "-":
-        return big - small
-    if op == "/":
-        return big // small if big % small == 0 else None
-    raise PuzzleError(f"unknown operation {op!r}")
 
 
 @dataclass(frozen=True)
@@ -152,10 +133,8 @@ class Puzzle:
         if missing:
             raise PuzzleError(f"{len(missing)} cell(s) in no cage, first {_name(missing[0])}")
         object.__setattr__(self, "_cage_index", index)
-        from kaldoku_tui.engine.fillings import can_fill  # fillings imports this module
-
         for cage in cages:
-            if not can_fill(n, cage):
+            if not any(can_make(n, shape_of(cage.cells), op, cage.target) for op in cage.ops()):
                 raise PuzzleError(
                     f"cage at {_name(cage.anchor)}: no digits 1..{n} make {cage.label()}"
                 )
