@@ -14,6 +14,7 @@ from typing import Sequence
 from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.engine.puzzle import Grid, Puzzle
 from kaldoku_tui.frame import Frame
+from kaldoku_tui.terminal import in_ascii
 
 CELL_HEIGHT = 3
 """Text lines inside a cell: the clue, the digit, a line to write notes."""
@@ -68,7 +69,7 @@ def grid_text(puzzle: Puzzle, filled: Grid | None = None, ascii: bool = False) -
     cells blank or holding the digits of `filled`."""
     frame = Frame.of(puzzle, ascii)
     n = puzzle.size
-    labels = {cage.anchor: cage.label(ascii=ascii) for cage in puzzle.cages}
+    labels = {cage.anchor: in_ascii(cage.label()) if ascii else cage.label() for cage in puzzle.cages}
     width = max(MIN_CELL_WIDTH, *(len(label) + 1 for label in labels.values()))
     lines = []
     for i in range(n + 1):
@@ -98,8 +99,6 @@ def grid_text(puzzle: Puzzle, filled: Grid | None = None, ascii: bool = False) -
 
 def sheets_text(sheets: Sequence[Sheet], answers: bool, ascii: bool) -> str:
     """Every sheet as a titled text grid; with `answers`, the filled grids after them all."""
-    from kaldoku_tui.terminal import in_ascii
-
     blocks = [f"{s.heading}\n\n{grid_text(s.puzzle, ascii=ascii)}" for s in sheets]
     solved = [s for s in sheets if s.puzzle.solution]
     if answers and solved:

@@ -15,7 +15,6 @@ import sys
 import unicodedata
 from typing import MutableMapping, TextIO
 
-from kaldoku_tui.engine.puzzle import ASCII_OP_SYMBOLS, OP_SYMBOLS
 
 # --colors choices -> Rich's colour system names, as TEXTUAL_COLOR_SYSTEM takes them.
 FORCED_SYSTEMS = {"truecolor": "truecolor", "256": "256", "16": "standard"}
@@ -24,7 +23,7 @@ BOX_SAMPLE = "┼╋━┃×÷"
 """Characters the Unicode board needs; a terminal that cannot encode them gets ASCII."""
 
 _TO_ASCII = str.maketrans(
-    {OP_SYMBOLS[op]: ASCII_OP_SYMBOLS[op] for op in "-*/"} | {"…": "...", "—": "-", "·": "-"}
+    {"−": "-", "×": "x", "÷": "/", "…": "...", "—": "-", "·": "-"}
 )
 
 

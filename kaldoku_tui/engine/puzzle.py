@@ -29,7 +29,6 @@ OP_ALIASES = {"x": "*", "X": "*", "×": "*", "÷": "/", "−": "-"}
 """Other ways puzzle texts write an operation."""
 
 OP_SYMBOLS = {"+": "+", "-": "−", "*": "×", "/": "÷", "=": "", "?": ""}
-ASCII_OP_SYMBOLS = {"+": "+", "-": "-", "*": "x", "/": "/", "=": "", "?": ""}
 
 
 @dataclass(frozen=True)
@@ -66,10 +65,9 @@ class Cage:
         """The cell that carries the label: the first in reading order."""
         return self.cells[0]
 
-    def label(self, ascii: bool = False) -> str:
-        """The clue as a player reads it, such as `12×` (or `12x` in ASCII)."""
-        symbols = ASCII_OP_SYMBOLS if ascii else OP_SYMBOLS
-        return f"{self.target}{symbols[self.op]}"
+    def label(self) -> str:
+        """The clue as a player reads it, such as `12×`."""
+        return f"{self.target}{OP_SYMBOLS[self.op]}"
 
     @property
     def hidden(self) -> bool:

@@ -40,6 +40,7 @@ from kaldoku_tui.engine.kinds import MAX_SIZE
 from kaldoku_tui.engine.puzzle import Cell, Puzzle
 from kaldoku_tui.frame import Frame
 from kaldoku_tui.session.game import Move, clear, note, place
+from kaldoku_tui.terminal import in_ascii
 
 BANDS_DELAY = 0.3
 """Seconds from the board's first size to its bands. A key press repaints just the
@@ -344,7 +345,8 @@ class KenKenGrid(Widget, can_focus=True):
     def set_puzzle(self, puzzle: Puzzle) -> None:
         """Draw boards of `puzzle` from now on."""
         self.frame = Frame.of(puzzle, self.ascii)
-        self.labels = {cage.anchor: cage.label(ascii=self.ascii) for cage in puzzle.cages}
+        self.labels = {cage.anchor: in_ascii(cage.label()) if self.ascii else cage.label()
+                       for cage in puzzle.cages}
         self.label_width = max(len(label) for label in self.labels.values())
         self.looks: dict[Cell, Look] = {}
         self.label_looks: dict[Cell, Label] = {}
