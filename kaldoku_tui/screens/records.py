@@ -66,7 +66,8 @@ class RecordsScreen(ReadingScreen):
         self.records = records
         self.saving = saving
         self.chosen = 0
-        """The index in `records` of the kind whose times are charted."""
+        """The index in `records` of the kind whose times are charted: at first the kind
+        being played, if it has a record."""
 
     def text(self, text: str) -> str:
         return in_ascii(text) if self.app.ascii else text
@@ -88,12 +89,14 @@ class RecordsScreen(ReadingScreen):
         heading = f"{kind.describe()}: "
         if not times:
             return self.text(heading + "no win yet to chart. Arrows: another kind.")
-        heading += (f"the last {len(times)} wins' times, oldest first (with or without help)"
+        heading += (f"the last {len(times)} wins, oldest first (with help or not)"
                     if len(times) > 1 else "one win so far")
         lines = time_chart(times, ascii=self.app.ascii)
         return self.text("\n".join([heading, *lines]))
 
     def compose(self) -> ComposeResult:
+        playing = self.app.game.session.kind
+        self.chosen = next((i for i, (kind, _) in enumerate(self.records) if kind == playing), 0)
         streaks = self.app.store.streaks(utc_day())
         with VerticalScroll(classes="dialog", id="records"):
             yield Static("Statistics", classes="question")
