@@ -322,17 +322,19 @@ async def test_the_win_screen_replays_the_game_at_the_players_pace(row_sums, tmp
         assert isinstance(win, WinScreen)
         code = str(win.query_one("#win-code").render())
         assert code.startswith("Share code: kp1-") and read_code(code.split()[-1]) == row_sums
-        assert "r: replay" in screen_text(app)
+        assert "n / Esc: board  r: replay  c: copy  q: quit" in screen_text(app)
+        await pilot.press("c")
+        assert app.clipboard == code.split()[-1], "no daily: the code is copied"
         await pilot.press("r")
         replay = app.screen
         assert isinstance(replay, ReplayScreen) and replay.playing
         await pilot.press("space", "home")
         assert not replay.playing and replay.at == 0
         status = replay.query_one("#replay-status")
-        assert str(status.render()) == "Move 0 of 9: the empty board · paused"
+        assert str(status.render()) == "Move 0 of 9: the empty board · paused, 2 moves/s"
         await pilot.press("right", "right")
         grid = replay.query_one("#replay-grid")
-        assert str(status.render()) == "Move 2 of 9: 2 in r1c2 · paused"
+        assert str(status.render()) == "Move 2 of 9: 2 in r1c2 · paused, 2 moves/s"
         assert grid.view.grid[0][:2] == (1, 2) and grid.cursor == (0, 1)
         await pilot.press("left")
         assert grid.view.grid[0][:2] == (1, 0)
@@ -390,6 +392,8 @@ async def test_a_daily_won_shows_its_result_line_with_the_streak(tmp_path, monke
         await solve_by_keys(app, pilot, session.puzzle.solution)
         result = str(app.screen.query_one("#win-result").render())
         assert result == "kaldoku daily 2026-11-23 · 4×4 normal · 0:00 · no help · streak 2"
+        await pilot.press("c")
+        assert app.clipboard == result
     assert Store(tmp_path).streaks(MONDAY) == Streaks(2, 2)
 
 

@@ -128,7 +128,7 @@ class ReplayScreen(Screen):
         grid.view = frame.view
         if frame.cell is not None:
             grid.cursor = frame.cell
-        state = f"playing, {SPEEDS[self.speed]:g} moves/s" if self.playing else "paused"
+        state = f"{'playing' if self.playing else 'paused'}, {SPEEDS[self.speed]:g} moves/s"
         self.query_one("#replay-status", Static).update(self.text(
             f"Move {self.at} of {len(self.frames) - 1}: {frame.words} · {state}"))
 

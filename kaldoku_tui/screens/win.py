@@ -41,6 +41,7 @@ class WinScreen(ModalScreen[str | None]):
         Binding("escape,n", "choose(None)", "Back to the board"),
         Binding("q", "choose('quit')", "Quit"),
         Binding("r", "replay", "Replay"),
+        Binding("c", "copy", "Copy the result line (a daily) or the share code"),
     ]
 
     def __init__(self, summary: str, help_used: str, record: str | None = None, *,
@@ -68,15 +69,27 @@ class WinScreen(ModalScreen[str | None]):
                 yield Label(self.text(self.result), id="win-result", markup=False)
             if self.code:
                 yield Label(f"Share code: {self.code}", id="win-code", markup=False)
-            replay = "   r: replay" if self.game_id is not None else ""
-            yield Label(f"g / Enter: new game   n / Esc: look at the board{replay}   q: quit",
-                        classes="keys")
+            keys = ["g / Enter: new game", "n / Esc: board"]
+            keys += ["r: replay"] if self.game_id is not None else []
+            keys += ["c: copy"] if self.shared else []
+            yield Label("  ".join(keys + ["q: quit"]), classes="keys")
+
+    @property
+    def shared(self) -> str | None:
+        """What `c` copies: the daily result line, else the share code."""
+        return self.result or self.code
 
     def text(self, text: str) -> str:
         return in_ascii(text) if self.app.ascii else text
 
     def action_choose(self, choice: str | None) -> None:
         self.dismiss(choice)
+
+    def action_copy(self) -> None:
+        """Copy what there is to share to the clipboard (OSC 52: most terminals, over SSH too)."""
+        if self.shared:
+            self.app.copy_to_clipboard(self.shared)
+            self.notify("Copied to the clipboard (if the terminal lets programs set it).")
 
     def action_replay(self) -> None:
         """Watch the game again; closing the replay comes back here."""
