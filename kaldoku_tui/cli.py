@@ -98,8 +98,8 @@ def game_parser() -> argparse.ArgumentParser:
         prog="kaldoku",
         description="KenKen in the terminal. With no arguments, resume the game in "
         "progress or start a new one.",
-        epilog="Other commands: kaldoku daily | generate | solve | check | grade | print "
-        "(each has --help).",
+        epilog="Other commands: kaldoku daily | generate | solve | check | grade | print | stats "
+        "| history | replay | export (each has --help).",
     )
     parser.add_argument(
         "puzzle", nargs="?", metavar="PUZZLE",

@@ -455,3 +455,23 @@ async def test_the_statistics_screen_in_ascii(tmp_path, example4, row_sums):
         lines = screen_lines(app)
         assert not_ascii(lines) == {}
         assert any("|  0:48 |#" in line for line in lines), lines
+
+
+async def test_kaldoku_replay_id_opens_the_replay_and_q_ends_it(tmp_path, monkeypatch, example4):
+    from kaldoku_tui.screens.replay import ReplayApp
+
+    store = Store(tmp_path)
+    play(store, example4, solving(example4))
+    store.close()
+    opened = []
+    monkeypatch.setattr(ReplayApp, "run", lambda app: opened.append(app))
+    assert main(["replay", "1", "--ascii", "--data-dir", str(tmp_path)]) == 0
+    app = opened[0]
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert isinstance(app.screen, ReplayScreen) and app.ascii
+        await pilot.press("end")
+        assert app.screen.query_one("#replay-grid").view.grid == EXAMPLE_SOLUTION
+        assert "Replay of game 1: 4x4 - +-x/, won in 0:48" in screen_text(app)
+        assert not_ascii(screen_lines(app)) == {}
+        await pilot.press("q")
+    assert app.return_code == 0

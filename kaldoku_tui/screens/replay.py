@@ -38,11 +38,16 @@ class Frame:
     cell: Cell | None = None
 
 
+def record_cell(record: Mapping[str, Any]) -> Cell | None:
+    """The cell a journal record names (place, note, clear), or None."""
+    cell = record.get("cell")
+    return (cell[0], cell[1]) if isinstance(cell, list) and len(cell) == 2 else None
+
+
 def move_words(record: Mapping[str, Any]) -> str:
     """A journal record in a few words: '3 in r1c2', 'undo'."""
-    kind, digit = record.get("move"), record.get("digit")
-    cell = record.get("cell")
-    where = cell_name(tuple(cell)) if isinstance(cell, list) and len(cell) == 2 else ""
+    kind, digit, cell = record.get("move"), record.get("digit"), record_cell(record)
+    where = cell_name(cell) if cell is not None else ""
     return {
         "place": f"{digit} in {where}", "note": f"note {digit} in {where}",
         "clear": f"clear {where}", "fill": "fill every cell's notes", "restart": "restart",
@@ -58,9 +63,7 @@ def replay_frames(saved: SavedGame) -> list[Frame]:
     frames = [Frame(session.board.view(), "the empty board")]
     for record in saved.moves:
         session.replay(record)
-        cell = record.get("cell")
-        frames.append(Frame(session.board.view(), move_words(record),
-                            tuple(cell) if isinstance(cell, list) and len(cell) == 2 else None))
+        frames.append(Frame(session.board.view(), move_words(record), record_cell(record)))
     return frames
 
 

@@ -29,7 +29,7 @@ import uuid
 from dataclasses import dataclass
 from datetime import date, datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any, Callable, Collection, Iterator, Mapping
 
 from kaldoku_tui.engine.daily import Streaks, streaks
 from kaldoku_tui.engine.formats import puzzle_from_dict, puzzle_to_dict
@@ -149,9 +149,15 @@ def records_table(records: list[tuple[GameKind, Record]]) -> str:
          time_text(r.median))
         for kind, r in records
     ]
-    widths = [max(len(row[i]) for row in rows) for i in range(len(RECORD_HEADINGS))]
-    return "\n".join("  ".join([row[0].ljust(widths[0])] + [cell.rjust(w) for cell, w in
-                                                          zip(row[1:], widths[1:])]).rstrip()
+    return text_table(rows, right=range(1, len(RECORD_HEADINGS)))
+
+
+def text_table(rows: list[tuple[str, ...]], right: Collection[int]) -> str:
+    """Rows of cells as lines of aligned columns two spaces apart; the columns numbered
+    in `right` are aligned right (numbers, times)."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return "\n".join("  ".join(cell.rjust(w) if i in right else cell.ljust(w)
+                               for i, (cell, w) in enumerate(zip(row, widths))).rstrip()
                      for row in rows)
 
 
@@ -189,10 +195,7 @@ def history_table(games: list[PastGame]) -> str:
         (str(g.id), g.started[:16].replace("T", " "), kind(g), outcome(g), clock_text(g.elapsed), code(g))
         for g in games
     ]
-    widths = [max(len(row[i]) for row in rows) for i in range(len(HISTORY_HEADINGS))]
-    return "\n".join("  ".join(cell.rjust(w) if i in (0, 4) else cell.ljust(w)
-                               for i, (cell, w) in enumerate(zip(row, widths))).rstrip()
-                     for row in rows)
+    return text_table(rows, right=(0, 4))
 
 
 @dataclass(frozen=True)
