@@ -475,3 +475,22 @@ async def test_kaldoku_replay_id_opens_the_replay_and_q_ends_it(tmp_path, monkey
         assert not_ascii(screen_lines(app)) == {}
         await pilot.press("q")
     assert app.return_code == 0
+
+
+def test_history_export_and_stats_do_not_import_textual(tmp_path, example4):
+    import subprocess
+    import sys
+
+    store = Store(tmp_path)
+    play(store, example4, solving(example4))
+    store.close()
+    home = str(tmp_path)
+    code = (
+        "import sys; from kaldoku_tui.cli import main; "
+        f"main(['history', '--data-dir', {home!r}]); main(['export', '1', '--data-dir', {home!r}]); "
+        f"main(['stats', '--data-dir', {home!r}]); "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "[]"
