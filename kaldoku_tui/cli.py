@@ -448,7 +448,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     saved = _stored_game(store, args.id)
     if args.moves:
         for line in store.move_log(saved.id):
-            print(json.dumps(line, ensure_ascii=False))
+            print(json.dumps(line))  # \u escapes: nothing in a record reaches the terminal raw
     else:
         print(exported(saved.puzzle, args.format))
     store.close()

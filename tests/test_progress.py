@@ -494,3 +494,21 @@ def test_history_export_and_stats_do_not_import_textual(tmp_path, example4):
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1] == "[]"
+
+
+def test_history_and_export_print_nothing_raw_from_a_crafted_database(tmp_path, capsys, example4):
+    store = Store(tmp_path)
+    play(store, example4, [])
+    play(store, example4, [place((0, 0), 1)])
+    store.write(lambda c: c.execute(
+        "UPDATE games SET outcome = 'won\x1b]0;pwned\x07', kind = '\x1b[2J', started = '2026\u202e-11' "
+        "WHERE id = 1"))
+    crafted = json.dumps({"move": "place", "note": "\x1b[31m\u202e"})
+    store.write(lambda c: c.execute("UPDATE moves SET move = ?", (crafted,)))
+    store.close()
+    assert main(["history", "--data-dir", str(tmp_path)]) == 0
+    assert main(["export", "2", "--moves", "--data-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out and "\u202e" not in out
+    assert "won\\x1b]0;pwned\\x07" in out and "\\x1b[2J" in out
+    assert json.loads(out.splitlines()[-1])["note"] == "\x1b[31m\u202e"

@@ -21,7 +21,7 @@ from kaldoku_tui.engine.board import BoardView
 from kaldoku_tui.engine.puzzle import Cell, cell_name
 from kaldoku_tui.session.game import Session, clock_text
 from kaldoku_tui.session.store import SavedGame
-from kaldoku_tui.terminal import in_ascii
+from kaldoku_tui.terminal import in_ascii, shown
 from kaldoku_tui.widgets.grid import GRID_CSS, KenKenGrid
 
 SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
@@ -106,7 +106,7 @@ class ReplayScreen(Screen):
         return in_ascii(text) if self.app.ascii else text
 
     def compose(self) -> ComposeResult:
-        outcome = f", {self.saved.outcome}" if self.saved.outcome else ""
+        outcome = f", {shown(str(self.saved.outcome), 40)}" if self.saved.outcome else ""
         yield Static(self.text(f"Replay of game {self.saved.id}: {self.saved.kind.describe()}"
                                f"{outcome} in {clock_text(self.saved.elapsed)}"),
                      id="replay-title", markup=False)

@@ -175,6 +175,7 @@ def history_table(games: list[PastGame]) -> str:
     """The games as a table for people, headings first."""
     from kaldoku_tui.engine.codes import share_code
     from kaldoku_tui.session.game import clock_text
+    from kaldoku_tui.terminal import shown
 
     def code(game: PastGame) -> str:
         try:
@@ -184,15 +185,17 @@ def history_table(games: list[PastGame]) -> str:
 
     def kind(game: PastGame) -> str:
         found = GameKind.from_key(game.kind_key)
-        words = found.describe() if found else game.kind_key
+        words = found.describe() if found else str(game.kind_key)[:40]
         return f"daily {game.daily} {words}" if game.daily else words
 
     def outcome(game: PastGame) -> str:
         text = game.outcome or "playing"
         return f"{text} with help" if game.helped and game.outcome == "won" else text
 
+    # What the database holds is shown escaped: a damaged or crafted file prints nothing raw.
     rows = [HISTORY_HEADINGS] + [
-        (str(g.id), g.started[:16].replace("T", " "), kind(g), outcome(g), clock_text(g.elapsed), code(g))
+        (str(g.id), shown(str(g.started)[:16].replace("T", " ")), shown(kind(g)), shown(outcome(g), 40),
+         clock_text(g.elapsed), code(g))
         for g in games
     ]
     return text_table(rows, right=(0, 4))
