@@ -175,10 +175,10 @@ def command_parser() -> argparse.ArgumentParser:
     export = sub.add_parser("export", help="print the puzzle of the game in progress, or of game ID")
     export.add_argument("id", type=_game_id, nargs="?", metavar="ID",
                         help="the game's ID (kaldoku history); the game in progress when left out")
-    shown = export.add_mutually_exclusive_group()
-    shown.add_argument("--format", choices=EXPORT_FORMATS, default="json",
-                       help="JSON (for solve, grade, print), a Keen game ID, or a share code")
-    shown.add_argument("--moves", action="store_true", help="the game's moves instead, as JSON Lines")
+    what = export.add_mutually_exclusive_group()
+    what.add_argument("--format", choices=EXPORT_FORMATS, default="json",
+                      help="JSON, a Keen game ID, the typed layout (text) or a share code")
+    what.add_argument("--moves", action="store_true", help="the game's moves instead, as JSON Lines")
     export.add_argument("--data-dir", metavar="DIR", help="where the games are kept")
     return parser
 
@@ -427,19 +427,17 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-EXPORT_FORMATS = ("json", "keen", "code")
-"""The forms `kaldoku export --format` prints a puzzle in. (The typed layout, `text`,
-joins them as one more entry of `exported` once engine/formats.py writes it.)"""
+EXPORT_FORMATS = (*FORMATS, "code")
+"""The forms `kaldoku export --format` prints a puzzle in: those of engine/formats.py and
+the share code."""
 
 
 def exported(puzzle: Puzzle, form: str) -> str:
-    """`puzzle` in `form`: JSON (what solve, grade and print read), a Keen game ID, or
-    a share code."""
+    """`puzzle` in `form`, ending with a newline."""
     from kaldoku_tui.engine.codes import share_code
-    from kaldoku_tui.engine.formats import to_json_line, to_keen
+    from kaldoku_tui.engine.formats import write_puzzle
 
-    writers = {"json": to_json_line, "keen": to_keen, "code": share_code}
-    return writers[form](puzzle)
+    return share_code(puzzle) + "\n" if form == "code" else write_puzzle(puzzle, form)
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -450,7 +448,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         for line in store.move_log(saved.id):
             print(json.dumps(line))  # \u escapes: nothing in a record reaches the terminal raw
     else:
-        print(exported(saved.puzzle, args.format))
+        print(exported(saved.puzzle, args.format), end="")
     store.close()
     return EXIT_OK
 

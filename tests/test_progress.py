@@ -229,6 +229,9 @@ def test_export_prints_the_game_in_progress_or_game_id(tmp_path, capsys, example
     assert capsys.readouterr().out == EXAMPLE_ID + "\n"
     assert main(["export", "1", "--format", "code", *home]) == 0
     assert read_code(capsys.readouterr().out.strip()) == example4
+    assert main(["export", "1", "--format", "text", *home]) == 0
+    typed, = read_puzzles(capsys.readouterr().out)
+    assert (typed.size, typed.cages, typed.solution) == (4, example4.cages, None), "cages, no answer"
     assert main(["export", "--moves", str(playing.journal.game_id), *home]) == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [(m["seq"], m["move"], m["elapsed"]) for m in lines] == [(1, "place", 3.0), (2, "undo", 6.0)]
@@ -256,7 +259,7 @@ def test_export_feeds_solve(tmp_path, capsys, monkeypatch, example4):
     (["export", "abc"], "game ID is a whole number"),
     (["export", "99999999999999999999999"], "game ID is a whole number"),
     (["export", "99"], "no game 99"),
-    (["export", "--format", "text"], "invalid choice: 'text'"),
+    (["export", "--format", "yaml"], "invalid choice: 'yaml'"),
     (["export", "--format", "keen", "--moves"], "not allowed with"),
     (["history", "--count", "0"], "count must be at least 1"),
     (["history", "x"], "unrecognized arguments"),
