@@ -7,6 +7,7 @@ import os
 import sys
 import threading
 import time
+from datetime import date
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -18,6 +19,8 @@ from textual.theme import ThemeProvider
 from textual.worker import get_current_worker
 
 from kaldoku_tui.bank import STARTING_KINDS, Bank, make_puzzle
+from kaldoku_tui.engine.codes import share_code
+from kaldoku_tui.engine.daily import daily_kind, daily_of, daily_puzzle, utc_day
 from kaldoku_tui.engine.generator import generate
 from kaldoku_tui.engine.kinds import DEFAULT_KIND, GameKind
 from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError
@@ -80,7 +83,7 @@ class KaldokuApp(App):
 
     def new_session(self, puzzle: Puzzle, kind: GameKind) -> tuple[Session, str | None]:
         """A new game of `puzzle`, kept in the store; and a notice if saving it failed."""
-        journal, notice = self.store.new_game(puzzle, kind)
+        journal, notice = self.store.new_game(puzzle, kind, daily_of(puzzle))
         session = Session(puzzle, kind, journal=journal, now=self.now,
                           auto_clean_notes=self.settings.auto_clean_notes)
         return session, notice
@@ -96,6 +99,18 @@ class KaldokuApp(App):
 
     def search_themes(self) -> None:
         self.push_screen(Palette(providers=[ThemeProvider], placeholder="Search for themes…"))
+
+    def start_daily(self, day: date | None = None) -> None:
+        """Play the daily puzzle of `day` (today, UTC, when None), made in a worker."""
+        day = day or utc_day()
+        self.game.show_status(f"Making the daily puzzle of {day}, {daily_kind(day).describe()}…")
+        self.make_daily(day)
+
+    @work(thread=True, exclusive=True, group="generate", exit_on_error=False)
+    def make_daily(self, day: date) -> None:
+        puzzle = daily_puzzle(day)
+        if not get_current_worker().is_cancelled:
+            self.call_from_thread(self.game.begin, daily_kind(day), puzzle)
 
     def get_default_screen(self) -> Screen:
         return self.game
@@ -161,6 +176,8 @@ class KaldokuApp(App):
             yield SystemCommand("Pause", "Hide the board and stop the clock", lambda: game.play("pause"))
             yield SystemCommand("Statistics", "Games won and best times, per kind of game",
                                 game.action_records)
+            yield SystemCommand("Share code", "The code that names this puzzle: kaldoku CODE plays it",
+                                lambda: game.show_status(f"Share code: {share_code(game.session.puzzle)}"))
             yield SystemCommand("Settings", "Notes clean-up, shading", game.action_settings)
             yield SystemCommand("Help", "Every key of the game", game.action_help)
 
@@ -202,7 +219,10 @@ def build_app(args: argparse.Namespace) -> KaldokuApp:
         raise UsageError("give a PUZZLE or --size/--seed/--ops/--difficulty, not both")
     kind = GameKind(args.size or DEFAULT_KIND.size, args.ops or "all", args.difficulty)
     puzzle = None
-    if args.puzzle is not None:
+    daily = getattr(args, "daily", None)
+    if daily is not None:
+        puzzle, kind = daily_puzzle(daily), daily_kind(daily)
+    elif args.puzzle is not None:
         puzzle = ensure_solution(read_puzzle_arg(args.puzzle)[0])
         kind = GameKind.of(puzzle)
     try:
@@ -215,13 +235,15 @@ def build_app(args: argparse.Namespace) -> KaldokuApp:
     now = time.monotonic
 
     def new(puzzle: Puzzle, kind: GameKind) -> Session:
-        journal, notice = store.new_game(puzzle, kind)
+        journal, notice = store.new_game(puzzle, kind, daily_of(puzzle))
         notices.append(notice)
         return Session(puzzle, kind, journal=journal, now=now,
                        auto_clean_notes=settings.auto_clean_notes)
 
     session = None
-    if puzzle is not None:
+    if daily is not None:
+        session = resume(store, now, settings, notices, daily) or new(puzzle, kind)
+    elif puzzle is not None:
         session = new(puzzle, kind)
     elif chosen:
         if kind.level and sys.stderr.isatty():
@@ -239,12 +261,15 @@ def build_app(args: argparse.Namespace) -> KaldokuApp:
 
 
 def resume(store: Store, now: Callable[[], float], settings: Settings,
-           notices: list[str | None]) -> Session | None:
-    """The game last played, taken over by this process; None when there is none.
-    Games that cannot be resumed are set aside with a notice."""
+           notices: list[str | None], daily: date | None = None) -> Session | None:
+    """The game last played (of the daily puzzle of `daily`, if given), taken over by
+    this process; None when there is none. Games that cannot be resumed are set aside
+    with a notice."""
     for saved in store.open_games():
         if isinstance(saved, tuple):
             notices.append(store.set_game_aside(*saved))
+            continue
+        if daily is not None and daily_of(saved.puzzle) != daily:
             continue
         try:
             session = Session.resume(saved.puzzle, saved.moves, saved.kind, now=now,

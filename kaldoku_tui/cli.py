@@ -21,7 +21,8 @@ from kaldoku_tui.engine.puzzle import PuzzleError
 from kaldoku_tui.terminal import shown
 
 EXIT_OK, EXIT_NOT_UNIQUE, EXIT_BAD_INPUT = 0, 1, 2
-COMMANDS = ("generate", "solve", "check", "grade", "daily", "print", "stats")
+COMMANDS = ("generate", "solve", "check", "grade", "daily", "print", "stats", "history", "replay",
+            "export")
 ERROR_LIMIT = 300
 """Characters of an error line at most: a value quoted in it is cut."""
 
@@ -74,6 +75,13 @@ def _date(text: str) -> date:
         raise argparse.ArgumentTypeError(f"date {text}: {exc}") from None
 
 
+def _game_id(text: str) -> int:
+    if not re.fullmatch(r"\d{1,18}", text) or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"a game ID is a whole number from 1 (kaldoku history lists them), "
+                                         f"not {text!r}")
+    return int(text)
+
+
 def _add_display_options(parser: argparse.ArgumentParser) -> None:
     """The options that say how the game is shown, shared by `kaldoku` and `kaldoku daily`."""
     parser.add_argument("--ascii", action="store_true", help="draw with ASCII characters only")
@@ -90,8 +98,8 @@ def game_parser() -> argparse.ArgumentParser:
         prog="kaldoku",
         description="KenKen in the terminal. With no arguments, resume the game in "
         "progress or start a new one.",
-        epilog="Other commands: kaldoku daily | generate | solve | check | grade | print "
-        "(each has --help).",
+        epilog="Other commands: kaldoku daily | generate | solve | check | grade | print | stats "
+        "| history | replay | export (each has --help).",
     )
     parser.add_argument(
         "puzzle", nargs="?", metavar="PUZZLE",
@@ -152,9 +160,26 @@ def command_parser() -> argparse.ArgumentParser:
     printed.add_argument("--days", type=_count, help="with --daily: how many days from the first")
     printed.add_argument("--date", type=_date, help="with --daily: the first day (default today, UTC)")
 
-    stats = sub.add_parser("stats", help="print the player's records per kind of game")
+    stats = sub.add_parser("stats", help="print the player's records per kind of game and daily streaks")
     stats.add_argument("--json", action="store_true", help="as one JSON object")
     stats.add_argument("--data-dir", metavar="DIR", help="where the games are kept")
+
+    history = sub.add_parser("history", help="list the games played, the last begun first")
+    history.add_argument("--count", type=_count, help="only the last COUNT games")
+    history.add_argument("--data-dir", metavar="DIR", help="where the games are kept")
+
+    replay = sub.add_parser("replay", help="watch a past game's moves again")
+    replay.add_argument("id", type=_game_id, metavar="ID", help="the game's ID (kaldoku history)")
+    _add_display_options(replay)
+
+    export = sub.add_parser("export", help="print the puzzle of the game in progress, or of game ID")
+    export.add_argument("id", type=_game_id, nargs="?", metavar="ID",
+                        help="the game's ID (kaldoku history); the game in progress when left out")
+    what = export.add_mutually_exclusive_group()
+    what.add_argument("--format", choices=EXPORT_FORMATS, default="json",
+                      help="JSON, a Keen game ID, the typed layout (text) or a share code")
+    what.add_argument("--moves", action="store_true", help="the game's moves instead, as JSON Lines")
+    export.add_argument("--data-dir", metavar="DIR", help="where the games are kept")
     return parser
 
 
@@ -235,7 +260,6 @@ def cmd_grade(args: argparse.Namespace) -> int:
 
 
 def cmd_daily(args: argparse.Namespace) -> int:
-    from kaldoku_tui.engine.codes import share_code
     from kaldoku_tui.engine.daily import daily_kind, daily_puzzle, utc_day
 
     day = args.date or utc_day()
@@ -247,7 +271,7 @@ def cmd_daily(args: argparse.Namespace) -> int:
     if sys.stderr.isatty():
         print(f"Making the daily puzzle of {day}, {daily_kind(day).describe()}…", file=sys.stderr, flush=True)
     game = game_parser().parse_args([])
-    game.puzzle = share_code(daily_puzzle(day))  # read back from the generator's cache
+    game.daily = day  # resumed if begun already, else begun and known as the day's
     game.ascii, game.colors, game.data_dir = args.ascii, args.colors, args.data_dir
     from kaldoku_tui.app import run
 
@@ -317,35 +341,122 @@ class _progress:
             self.bar.stop()
 
 
-def cmd_stats(args: argparse.Namespace) -> int:
-    """Print the records: played, won, won without help, best and median time per kind."""
+def _store(data_dir_arg: str | None):
+    """The player's store, its notices told on stderr; UsageError for an unsafe directory."""
     from kaldoku_tui.session.legacy import import_legacy
-    from kaldoku_tui.session.store import Store, UnsafeDirectory, data_dir, records_table
+    from kaldoku_tui.session.store import Store, UnsafeDirectory, data_dir
 
     try:
-        store = Store(data_dir(args.data_dir))
+        store = Store(data_dir(data_dir_arg))
     except UnsafeDirectory as error:
         raise UsageError(str(error)) from None
     for notice in store.notices + import_legacy(store):
         print(f"kaldoku: {shown(notice, ERROR_LIMIT)}", file=sys.stderr)
-    records = store.records()
+    return store
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    """Print the records: played, won, won without help, best and median time per kind;
+    and the streaks of days with the daily puzzle won."""
+    from kaldoku_tui.engine.daily import utc_day
+    from kaldoku_tui.session.store import records_table, streak_text
+
+    store = _store(args.data_dir)
+    records, streaks = store.records(), store.streaks(utc_day())
     store.close()
     if args.json:
         kinds = [{"kind": kind.key, "size": kind.size, "ops": kind.ops, "level": kind.level,
                   **record.to_dict()} for kind, record in records]
-        print(json.dumps({"kinds": kinds}, ensure_ascii=False))
-    elif records:
+        print(json.dumps({"kinds": kinds, "streak": {"current": streaks.current, "longest": streaks.longest}},
+                         ensure_ascii=False))
+        return EXIT_OK
+    if records:
         print(records_table(records))
         print("Best and median: the times of wins without help, in minutes and seconds.")
     else:
         print("No game finished yet.")
+    print(streak_text(streaks))
+    return EXIT_OK
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    """List the games played: ID, date, kind, outcome, time and share code."""
+    from kaldoku_tui.session.store import history_table
+
+    store = _store(args.data_dir)
+    games = store.history(args.count)
+    store.close()
+    print(history_table(games) if games else "No game played yet.")
+    return EXIT_OK
+
+
+def _stored_game(store, game_id: int | None):
+    """Game `game_id` (the game in progress when None) from `store`; UsageError when
+    there is none or it cannot be read."""
+    from kaldoku_tui.session.store import SavedGame
+
+    if game_id is None:
+        for saved in store.open_games():
+            if isinstance(saved, SavedGame):
+                return saved
+        raise UsageError("no game in progress: give a game ID (kaldoku history lists them)")
+    try:
+        saved = store.game(game_id)
+    except (PuzzleError, ValueError, TypeError, RecursionError) as error:
+        raise UsageError(f"game {game_id} cannot be read: {str(error)[:200]}") from None
+    if saved is None:
+        raise UsageError(f"no game {game_id} (kaldoku history lists them)")
+    return saved
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Replay game ID's moves on the board, at the player's pace."""
+    from kaldoku_tui.screens.replay import ReplayApp, replay_frames
+    from kaldoku_tui.session.game import MoveError
+    from kaldoku_tui.terminal import apply_colors, use_ascii
+
+    store = _store(args.data_dir)
+    saved = _stored_game(store, args.id)
+    store.close()
+    try:
+        frames = replay_frames(saved)
+    except (MoveError, PuzzleError) as error:
+        raise UsageError(f"game {args.id} cannot be replayed: {error}") from None
+    apply_colors(args.colors)
+    ReplayApp(saved, frames, ascii=use_ascii(args.ascii)).run()
+    return EXIT_OK
+
+
+EXPORT_FORMATS = (*FORMATS, "code")
+"""The forms `kaldoku export --format` prints a puzzle in: those of engine/formats.py and
+the share code."""
+
+
+def exported(puzzle: Puzzle, form: str) -> str:
+    """`puzzle` in `form`, ending with a newline."""
+    from kaldoku_tui.engine.codes import share_code
+    from kaldoku_tui.engine.formats import write_puzzle
+
+    return share_code(puzzle) + "\n" if form == "code" else write_puzzle(puzzle, form)
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """Print the puzzle of the game in progress (or game ID), or its moves as JSON Lines."""
+    store = _store(args.data_dir)
+    saved = _stored_game(store, args.id)
+    if args.moves:
+        for line in store.move_log(saved.id):
+            print(json.dumps(line))  # \u escapes: nothing in a record reaches the terminal raw
+    else:
+        print(exported(saved.puzzle, args.format), end="")
+    store.close()
     return EXIT_OK
 
 
 HANDLERS = {
     "generate": cmd_generate, "solve": cmd_solve, "check": cmd_check, "grade": cmd_grade,
     "daily": cmd_daily, "print": cmd_print,
-    "stats": cmd_stats,
+    "stats": cmd_stats, "history": cmd_history, "replay": cmd_replay, "export": cmd_export,
 }
 
 

@@ -64,6 +64,19 @@ def daily_puzzle(day: date) -> Puzzle:
     return Puzzle(puzzle.size, puzzle.cages, puzzle.solution, {**puzzle.meta, "daily": day.isoformat()})
 
 
+def daily_of(puzzle: Puzzle) -> date | None:
+    """The day whose daily puzzle `puzzle` is (as its meta says, and its seed and size
+    agree), or None for any other puzzle."""
+    text = puzzle.meta.get("daily")
+    try:
+        day = date.fromisoformat(text) if isinstance(text, str) else None
+    except ValueError:
+        return None
+    if day is None or puzzle.meta.get("seed") != daily_seed(day) or puzzle.size != daily_kind(day).size:
+        return None
+    return day
+
+
 def result_line(day: date, clock: str, help_used: int, streak: int | None = None) -> str:
     """The line a player shares when `day`'s puzzle is solved, with no spoiler:
     `kaldoku daily 2026-11-23 · 6×6 hard · 4:12 · no help · streak 5`.

@@ -26,7 +26,7 @@ from kaldoku_tui.screens.help import HelpScreen
 from kaldoku_tui.screens.inspector import InspectorScreen
 from kaldoku_tui.screens.records import RecordsScreen
 from kaldoku_tui.screens.settings import SettingsScreen
-from kaldoku_tui.screens.win import WinScreen
+from kaldoku_tui.screens.win import WinScreen, sharing
 from kaldoku_tui.session.game import Move, Session, Update, clock_text
 from kaldoku_tui.session.settings import Settings
 from kaldoku_tui.terminal import in_ascii
@@ -254,8 +254,8 @@ class GameScreen(Screen):
         line = f"{news}Won {record.won} of {record.played} played{best}." if store.saving else None
         summary = f"{self.text(session.kind.describe())} in {clock_text(session.elapsed)}"
         self.show_status(f"Solved in {clock_text(session.elapsed)}. g: new game")
-        self.app.push_screen(WinScreen(summary, f"Help used: {session.help_summary()}", line),
-                             self.after_win)
+        self.app.push_screen(WinScreen(summary, f"Help used: {session.help_summary()}", line,
+                                       **sharing(session, store)), self.after_win)
 
     def after_win(self, choice: str | None) -> None:
         if choice == "new":

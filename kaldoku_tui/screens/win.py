@@ -1,12 +1,36 @@
-"""The win screen: the time, how much help was used, and the player's record."""
+"""The win screen: the time, how much help was used, the player's record, the puzzle's
+share code, a daily puzzle's result line to share, and a replay of the game."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label
+
+from kaldoku_tui.engine.codes import share_code
+from kaldoku_tui.engine.daily import daily_of, result_line, utc_day
+from kaldoku_tui.engine.puzzle import PuzzleError
+from kaldoku_tui.session.game import MoveError, Session, clock_text
+from kaldoku_tui.session.store import Store
+from kaldoku_tui.terminal import in_ascii
+
+
+def sharing(session: Session, store: Store) -> dict[str, Any]:
+    """What the win screen shows of a won `session` besides its record: the share code,
+    the result line of a daily puzzle (with the streak when the day counts for one),
+    and the game's id in `store` to replay it (None when it was not kept)."""
+    day = daily_of(session.puzzle)
+    result = None
+    if day is not None:
+        counted = day in store.daily_days()
+        result = result_line(day, clock_text(session.elapsed), sum(session.help.values()),
+                             store.streaks(utc_day()).current if counted else None)
+    return {"code": share_code(session.puzzle), "result": result,
+            "game_id": getattr(session.journal, "game_id", None)}
 
 
 class WinScreen(ModalScreen[str | None]):
@@ -16,14 +40,23 @@ class WinScreen(ModalScreen[str | None]):
         Binding("g,enter,y", "choose('new')", "New game"),
         Binding("escape,n", "choose(None)", "Back to the board"),
         Binding("q", "choose('quit')", "Quit"),
+        Binding("r", "replay", "Replay"),
+        Binding("c", "copy", "Copy the result line (a daily) or the share code"),
     ]
 
-    def __init__(self, summary: str, help_used: str, record: str | None = None) -> None:
+    def __init__(self, summary: str, help_used: str, record: str | None = None, *,
+                 code: str | None = None, result: str | None = None,
+                 game_id: int | None = None) -> None:
         super().__init__()
         self.summary = summary
         self.help_used = help_used
         self.record = record
         """This kind of game's record in the player's statistics, if they are kept."""
+        self.code = code
+        self.result = result
+        """A daily puzzle's line to share (no spoiler), or None."""
+        self.game_id = game_id
+        """The game in the app's store, to replay; None offers no replay."""
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="win"):
@@ -32,7 +65,43 @@ class WinScreen(ModalScreen[str | None]):
             yield Label(self.help_used, id="win-help")
             if self.record:
                 yield Label(self.record, id="win-record")
-            yield Label("g / Enter: new game   n / Esc: look at the board   q: quit", classes="keys")
+            if self.result:
+                yield Label(self.text(self.result), id="win-result", markup=False)
+            if self.code:
+                yield Label(f"Share code: {self.code}", id="win-code", markup=False)
+            keys = ["g / Enter: new game", "n / Esc: board"]
+            keys += ["r: replay"] if self.game_id is not None else []
+            keys += ["c: copy"] if self.shared else []
+            yield Label("  ".join(keys + ["q: quit"]), classes="keys")
+
+    @property
+    def shared(self) -> str | None:
+        """What `c` copies: the daily result line, else the share code."""
+        return self.result or self.code
+
+    def text(self, text: str) -> str:
+        return in_ascii(text) if self.app.ascii else text
 
     def action_choose(self, choice: str | None) -> None:
         self.dismiss(choice)
+
+    def action_copy(self) -> None:
+        """Copy what there is to share to the clipboard (OSC 52: most terminals, over SSH too)."""
+        if self.shared:
+            self.app.copy_to_clipboard(self.shared)
+            self.notify("Copied to the clipboard (if the terminal lets programs set it).")
+
+    def action_replay(self) -> None:
+        """Watch the game again; closing the replay comes back here."""
+        from kaldoku_tui.screens.replay import ReplayScreen, replay_frames
+
+        if self.game_id is None:
+            return
+        try:
+            saved = self.app.store.game(self.game_id)
+            frames = replay_frames(saved) if saved is not None else None
+        except (MoveError, PuzzleError, ValueError) as error:
+            self.notify(f"This game cannot be replayed: {error}", severity="warning")
+            return
+        if frames is not None:
+            self.app.push_screen(ReplayScreen(saved, frames))

@@ -27,17 +27,18 @@ import threading
 import time
 import uuid
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import date, datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any, Callable, Collection, Iterator, Mapping
 
+from kaldoku_tui.engine.daily import Streaks, streaks
 from kaldoku_tui.engine.formats import puzzle_from_dict, puzzle_to_dict
 from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError
 from kaldoku_tui.session.game import TAKEN
 
 DB_FILE = "kaldoku.db"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 BUSY_TIMEOUT = 2.0
 """Seconds a write waits for another kaldoku's write before it counts as failed."""
 
@@ -54,7 +55,8 @@ CREATE TABLE games (
     checks INTEGER NOT NULL DEFAULT 0,
     hints INTEGER NOT NULL DEFAULT 0,
     reveals INTEGER NOT NULL DEFAULT 0,
-    owner TEXT
+    owner TEXT,
+    daily TEXT
 );
 CREATE TABLE moves (
     game INTEGER NOT NULL REFERENCES games (id),
@@ -77,8 +79,15 @@ CREATE TABLE carried (
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 """games.outcome: won, revealed, left (counted as played), skipped (left untouched),
-damaged (could not be resumed); NULL while the game goes on. carried: records kept by
-kaldoku 0.1.0, which saved no games, added to what the games say."""
+damaged (could not be resumed); NULL while the game goes on. games.daily: the date
+(YYYY-MM-DD) of the daily puzzle the game plays, NULL for any other game. carried: records
+kept by kaldoku 0.1.0, which saved no games, added to what the games say."""
+
+MIGRATIONS = {
+    1: ("ALTER TABLE games ADD COLUMN daily TEXT",),
+}
+"""The statements that bring a database of schema N to N + 1, keeping all it holds.
+(Schema 1 marked no game as daily: its games stay ordinary ones.)"""
 
 COUNTED = ("won", "revealed", "left")
 
@@ -140,21 +149,99 @@ def records_table(records: list[tuple[GameKind, Record]]) -> str:
          time_text(r.median))
         for kind, r in records
     ]
-    widths = [max(len(row[i]) for row in rows) for i in range(len(RECORD_HEADINGS))]
-    return "\n".join("  ".join([row[0].ljust(widths[0])] + [cell.rjust(w) for cell, w in
-                                                          zip(row[1:], widths[1:])]).rstrip()
+    return text_table(rows, right=range(1, len(RECORD_HEADINGS)))
+
+
+def text_table(rows: list[tuple[str, ...]], right: Collection[int]) -> str:
+    """Rows of cells as lines of aligned columns two spaces apart; the columns numbered
+    in `right` are aligned right (numbers, times)."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return "\n".join("  ".join(cell.rjust(w) if i in right else cell.ljust(w)
+                               for i, (cell, w) in enumerate(zip(row, widths))).rstrip()
                      for row in rows)
+
+
+def streak_text(found: Streaks) -> str:
+    """The daily streaks in a line for people."""
+    def days(n: int) -> str:
+        return f"{n} day{'' if n == 1 else 's'}"
+    return f"Daily puzzle streak: {days(found.current)} now, longest {days(found.longest)}."
+
+
+HISTORY_HEADINGS = ("ID", "Begun (UTC)", "Kind of game", "Outcome", "Time", "Share code")
+
+
+def history_table(games: list[PastGame]) -> str:
+    """The games as a table for people, headings first."""
+    from kaldoku_tui.engine.codes import share_code
+    from kaldoku_tui.session.game import clock_text
+    from kaldoku_tui.terminal import shown
+
+    def code(game: PastGame) -> str:
+        try:
+            return share_code(game.puzzle())
+        except (PuzzleError, ValueError, TypeError, RecursionError):
+            return "-"  # a damaged puzzle: the game is listed all the same
+
+    def kind(game: PastGame) -> str:
+        found = GameKind.from_key(game.kind_key)
+        words = found.describe() if found else str(game.kind_key)[:40]
+        return f"daily {game.daily} {words}" if game.daily else words
+
+    def outcome(game: PastGame) -> str:
+        text = game.outcome or "playing"
+        return f"{text} with help" if game.helped and game.outcome == "won" else text
+
+    # What the database holds is shown escaped: a damaged or crafted file prints nothing raw.
+    rows = [HISTORY_HEADINGS] + [
+        (str(g.id), shown(str(g.started)[:16].replace("T", " ")), shown(kind(g)), shown(outcome(g), 40),
+         clock_text(g.elapsed), code(g))
+        for g in games
+    ]
+    return text_table(rows, right=(0, 4))
 
 
 @dataclass(frozen=True)
 class SavedGame:
-    """A game in progress as the store holds it."""
+    """A game as the store holds it (in progress unless `outcome` says how it ended)."""
 
     id: int
     puzzle: Puzzle
     kind: GameKind
     elapsed: float
     moves: list[Any]
+    outcome: str | None = None
+    daily: date | None = None
+
+
+RECENT = 30
+"""How many recent wins the statistics chart."""
+
+
+@dataclass(frozen=True)
+class PastGame:
+    """A game as `kaldoku history` lists it; the puzzle as stored (JSON), read on demand."""
+
+    id: int
+    puzzle_text: str
+    kind_key: str
+    started: str
+    outcome: str | None
+    elapsed: float
+    helped: bool
+    daily: date | None
+
+    def puzzle(self) -> Puzzle:
+        """The puzzle played; PuzzleError (or ValueError) when the stored one is damaged."""
+        return puzzle_from_dict(json.loads(self.puzzle_text))
+
+
+def day(text: Any) -> date | None:
+    """The date a stored YYYY-MM-DD text names, or None."""
+    try:
+        return date.fromisoformat(text) if isinstance(text, str) and len(text) == 10 else None
+    except ValueError:
+        return None
 
 
 class TakenOver(Exception):
@@ -233,10 +320,9 @@ class Store:
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
                 raise UnusableDatabase(f"made by a newer kaldoku, schema {version}")
-            if version == 0:
+            if version < SCHEMA_VERSION:
                 with transaction(conn):
-                    if conn.execute("PRAGMA user_version").fetchone()[0] == 0:
-                        create(conn)
+                    upgrade(conn)
             # A read-only file fails here and not at the first move; a full disk leaves the
             # database as it is, to be read, and saving off until there is room.
             try:
@@ -304,14 +390,14 @@ class Store:
 
     # Games.
 
-    def new_game(self, puzzle: Puzzle, kind: GameKind) -> tuple[GameJournal, str | None]:
-        """A game of `puzzle` begun now, owned by this process; its journal and a notice."""
-        text = json.dumps(puzzle_to_dict(puzzle), separators=(",", ":"))
-        stamp = now_iso()
-        game_id, notice = self.write(lambda c: c.execute(
-            "INSERT INTO games (puzzle, kind, started, touched, owner) VALUES (?, ?, ?, ?, ?)",
-            (text, kind.key, stamp, stamp, self.owner)).lastrowid)
-        return GameJournal(self, game_id, puzzle, kind), notice
+    def new_game(self, puzzle: Puzzle, kind: GameKind,
+                 daily: date | None = None) -> tuple[GameJournal, str | None]:
+        """A game of `puzzle` begun now, owned by this process (the daily puzzle of the
+        day `daily`, if it is one); its journal and a notice."""
+        journal = GameJournal(self, None, puzzle, kind, daily=daily)
+        game_id, notice = self.write(journal.insert)
+        journal.game_id = game_id
+        return journal, notice
 
     def open_games(self) -> Iterator[SavedGame | tuple[int, str]]:
         """The games in progress, the last played first: each a SavedGame, or its id and
@@ -324,6 +410,32 @@ class Store:
                 yield self.saved_game(game_id, puzzle, key, elapsed)
             except (PuzzleError, ValueError, TypeError, RecursionError) as error:
                 yield game_id, str(error)[:200]
+
+    def game(self, game_id: int) -> SavedGame | None:
+        """Game `game_id`, in progress or ended, with all its moves; None when there is
+        no such game. Raises ValueError (or PuzzleError) when it cannot be read."""
+        rows = self.read("SELECT puzzle, kind, elapsed, outcome, daily FROM games WHERE id = ?",
+                         game_id)
+        if not rows:
+            return None
+        puzzle, key, elapsed, outcome, daily = rows[0]
+        saved = self.saved_game(game_id, puzzle, key, elapsed)
+        return SavedGame(saved.id, saved.puzzle, saved.kind, saved.elapsed, saved.moves,
+                         outcome, day(daily))
+
+    def move_log(self, game_id: int) -> list[dict[str, Any]]:
+        """Game `game_id`'s moves, each its journal record with its number (`seq`), the
+        time played when it was made (`elapsed`) and the moment (`at`, UTC)."""
+        log = []
+        for seq, text, elapsed, at in self.read(
+                "SELECT seq, move, elapsed, at FROM moves WHERE game = ? ORDER BY seq", game_id):
+            try:
+                record = json.loads(text)
+            except (ValueError, RecursionError):
+                record = {"move": None}  # kept in its place: the numbers show the gap
+            log.append({"seq": seq, "elapsed": elapsed, "at": at,
+                        **(record if isinstance(record, dict) else {"move": None})})
+        return log
 
     def saved_game(self, game_id: int, puzzle: str, key: str, elapsed: Any) -> SavedGame:
         kind = GameKind.from_key(key)
@@ -388,6 +500,33 @@ class Store:
     def record(self, kind: GameKind) -> Record:
         return dict(self.records()).get(kind, Record())
 
+    def daily_days(self) -> set[date]:
+        """The days whose daily puzzle the player won, having begun it that day (UTC):
+        an older day's puzzle played later is practice, and counts for no streak."""
+        return {found for (text,) in self.read(
+                    "SELECT daily FROM games WHERE outcome = 'won' AND daily = substr(started, 1, 10)")
+                if (found := day(text)) is not None}
+
+    def streaks(self, today: date) -> Streaks:
+        """The current and longest run of days with the daily puzzle won, as of `today`."""
+        return streaks(self.daily_days(), today)
+
+    def win_times(self, kind: GameKind, count: int = RECENT) -> list[float]:
+        """The times of the last `count` wins of `kind` (with or without help), oldest first."""
+        rows = self.read("SELECT elapsed FROM games WHERE kind = ? AND outcome = 'won' "
+                         "ORDER BY ended DESC, id DESC LIMIT ?", kind.key, count)
+        return [float(t) for (t,) in reversed(rows) if finite(t)]
+
+    def history(self, count: int | None = None) -> list[PastGame]:
+        """The games played (not those skipped untouched), the last begun first."""
+        rows = self.read(
+            "SELECT id, puzzle, kind, started, outcome, elapsed, checks + hints + reveals, daily "
+            "FROM games WHERE outcome IS NOT 'skipped' ORDER BY started DESC, id DESC LIMIT ?",
+            -1 if count is None else count)
+        return [PastGame(game_id, puzzle, key, started, outcome, float(elapsed) if finite(elapsed) else 0.0,
+                         bool(helped), day(daily))
+                for game_id, puzzle, key, started, outcome, elapsed, helped, daily in rows]
+
     # Settings.
 
     def settings(self) -> dict[str, Any]:
@@ -442,8 +581,10 @@ class GameJournal:
     """The moves of one game, written as they are made (see session.game.Journal)."""
 
     def __init__(self, store: Store, game_id: int | None, puzzle: Puzzle, kind: GameKind,
-                 claim: bool = False) -> None:
+                 claim: bool = False, daily: date | None = None) -> None:
         self.store = store
+        self.daily = daily
+        """The day of the daily puzzle this game plays, or None."""
         self.game_id = game_id
         """None while the game's row could not be written (saving is off)."""
         self.puzzle = puzzle
@@ -454,6 +595,15 @@ class GameJournal:
         """Another kaldoku took this game over: nothing more is written."""
         self.claim = claim
         """This process is to take the game over with its next write."""
+
+    def insert(self, c: sqlite3.Connection) -> int:
+        """Write the game's row (begun now, owned by this process); its id."""
+        text = json.dumps(puzzle_to_dict(self.puzzle), separators=(",", ":"))
+        stamp = now_iso()
+        daily = self.daily.isoformat() if self.daily is not None else None
+        return c.execute(
+            "INSERT INTO games (puzzle, kind, started, touched, owner, daily) VALUES (?, ?, ?, ?, ?, ?)",
+            (text, self.kind.key, stamp, stamp, self.store.owner, daily)).lastrowid
 
     def append(self, record: Mapping[str, Any], elapsed: float) -> str | None:
         self.pending.append((json.dumps(record, separators=(",", ":")), elapsed, now_iso()))
@@ -473,10 +623,7 @@ class GameJournal:
             if self.claim:
                 c.execute("UPDATE games SET owner = ? WHERE id = ?", (self.store.owner, self.game_id))
             if self.game_id is None:
-                self.game_id = c.execute(
-                    "INSERT INTO games (puzzle, kind, started, touched, owner) VALUES (?, ?, ?, ?, ?)",
-                    (json.dumps(puzzle_to_dict(self.puzzle)), self.kind.key, now_iso(), now_iso(),
-                     self.store.owner)).lastrowid
+                self.game_id = self.insert(c)
             owner = c.execute("SELECT owner FROM games WHERE id = ?", (self.game_id,)).fetchone()
             if owner is None or owner[0] != self.store.owner:
                 raise TakenOver
@@ -523,6 +670,19 @@ class transaction:
             self.conn.execute("COMMIT")
         elif self.conn.in_transaction:
             self.conn.execute("ROLLBACK")
+
+
+def upgrade(conn: sqlite3.Connection) -> None:
+    """Make the tables (a new database) or migrate them in place to SCHEMA_VERSION; the
+    version is read again inside the transaction, as another kaldoku may have done it."""
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    if version == 0:
+        create(conn)
+        return
+    for step in range(version, SCHEMA_VERSION):
+        for statement in MIGRATIONS[step]:
+            conn.execute(statement)
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 
 def create(conn: sqlite3.Connection) -> None:
