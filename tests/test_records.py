@@ -80,3 +80,13 @@ async def test_no_games_yet_and_no_saving_say_so(example):
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("s")
         assert "Statistics are not kept" in screen_text(app)
+
+
+async def test_the_time_of_a_win_and_its_best_time_agree(row_sums, tmp_path):
+    now = [0.0]
+    app = game_app(row_sums, tmp_path, now=lambda: now[0])
+    async with app.run_test(size=(80, 24)) as pilot:
+        now[0] = 5.96  # rounds to 6.0 in the store: the win must not say 0:05
+        await solve_by_keys(app, pilot, row_sums.solution)
+        assert str(app.screen.query_one("#win-time").render()).endswith("in 0:06")
+        assert str(app.screen.query_one("#win-record").render()).endswith("best without help 0:06.")

@@ -248,12 +248,13 @@ class GameScreen(Screen):
         session = self.session
         store = self.app.store
         record = store.record(session.kind)
+        seconds = round(session.elapsed, 1)  # as the store keeps it, so the two times agree
         best = f", best without help {clock_text(record.best)}" if record.best is not None else ""
         news = ("New best time! " if not session.aided and record.best is not None
-                and record.best >= round(session.elapsed, 1) else "")
+                and record.best >= seconds else "")
         line = f"{news}Won {record.won} of {record.played} played{best}." if store.saving else None
-        summary = f"{self.text(session.kind.describe())} in {clock_text(session.elapsed)}"
-        self.show_status(f"Solved in {clock_text(session.elapsed)}. g: new game")
+        summary = f"{self.text(session.kind.describe())} in {clock_text(seconds)}"
+        self.show_status(f"Solved in {clock_text(seconds)}. g: new game")
         self.app.push_screen(WinScreen(summary, f"Help used: {session.help_summary()}", line,
                                        **sharing(session, store)), self.after_win)
 
