@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 
 import time
 
@@ -20,6 +21,7 @@ from kaldoku_tui.screens.win import WinScreen
 from kaldoku_tui.widgets.grid import KenKenGrid
 from kaldoku_tui.widgets.keys import KeyBar
 
+from test_grid import bands_placed
 from conftest import EXAMPLE_ID, EXAMPLE_SOLUTION, game_app, saved_session
 
 SIZE = (80, 24)
@@ -150,7 +152,8 @@ async def test_pause_hides_the_board_and_stops_the_keys(example, tmp_path):
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("2")
         await pilot.press("p")
-        board_area = screen_text(app).splitlines()[1:-2]
+        status = app.game.query_one("#status").size.height
+        board_area = screen_text(app).splitlines()[1 : -1 - status]
         assert not any(line.strip() for line in board_area)
         assert "paused" in app.game.title_bar.text
         await pilot.press("right", "3", "c")
@@ -303,25 +306,38 @@ async def test_a_clock_tick_lays_nothing_out_again(example, tmp_path, monkeypatc
         assert screen_text(app).splitlines()[0].strip() == "kaldoku — 4×4 · +−×÷ · 10:00"
 
 
-async def test_a_new_status_of_the_same_height_lays_nothing_out_again(example, tmp_path, monkeypatch):
+async def test_a_new_status_lays_nothing_out_again(example, tmp_path, monkeypatch):
+    # The status line has the lines the board leaves: a long message is paged, so the
+    # board never moves and nothing but the status line is repainted.
     app = make_app(example, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+        await bands_placed(pilot, app.game.grid)
         laid_out = spy_on_layouts(monkeypatch)
         app.game.show_status("One line.")
         assert laid_out == []
-        app.game.show_status("A hint that wraps: " + "word " * 30)
-        assert laid_out and set(laid_out) <= {"Static", "KenKenGrid", "GridBand"}
+        app.game.show_status("A hint that wraps: " + " ".join(f"w{i}" for i in range(150)) + " end.")
         await pilot.pause()
-        assert "word word" in screen_text(app).splitlines()[-3]
+        assert laid_out == []
+        seen = screen_text(app)
+        pages = int(re.search(r"\(m: more 1/(\d)\)", seen).group(1))
+        assert "w0" in seen and "end." not in seen and pages > 1
+        words = set(re.findall(r"w\d+", seen))
+        for _ in range(pages - 1):
+            await pilot.press("m")
+            await pilot.pause()
+            words |= set(re.findall(r"w\d+", screen_text(app)))
+        seen = screen_text(app)
+        assert f"w149 end. (m: again {pages}/{pages})" in seen and "w0 " not in seen
+        assert words == {f"w{i}" for i in range(150)}, "every word on some page"
+        assert laid_out == []
 
 
 async def test_the_key_bar_shows_the_keys_that_work_and_a_click_presses_one(example, tmp_path):
     app = make_app(example, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        *_, status, last = screen_text(app).splitlines()
-        assert "?: every key   o: settings (highlight row, column and cage)" in status
+        *_, last = screen_text(app).splitlines()
+        assert "?: every key   o: settings (highlight row, column and cage)" in screen_text(app)
         assert last.startswith("n Notes: off u Undo g New t Hint i Cage c Check ? Help q Quit")
         assert last.rstrip().endswith("▏^p palette")
         await pilot.press("n")

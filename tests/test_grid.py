@@ -436,11 +436,12 @@ async def test_hinted_cells_are_underlined_until_a_new_board():
     "size, label_width, area, cell, rulers",
     [
         (4, 3, (200, 60), (11, 5), True),  # roomy: big cells, notes 3×3
-        (4, 3, (80, 22), (7, 3), True),
+        (4, 3, (80, 22), (9, 4), True),
+        (4, 3, (60, 16), (9, 2), True),  # 60×20 less title, keys and two status lines
         (9, 3, (80, 21), (7, 1), True),  # 9×9 in 80×24 less header, status line and footer
         (9, 5, (80, 21), (7, 1), True),  # "3024×" and its state glyph
         (9, 7, (80, 21), (7, 1), True),  # a 7-character clue: no room left for the glyph
-        (9, 3, (74, 21), (7, 1), False),  # the rulers go before the cells shrink
+        (9, 3, (74, 21), (5, 1), True),  # the cells shrink before the rulers go
         (9, 3, (80, 19), (7, 1), False),
         (9, 3, (36, 22), None, False),
     ],

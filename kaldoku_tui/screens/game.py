@@ -30,7 +30,7 @@ from kaldoku_tui.screens.win import WinScreen
 from kaldoku_tui.session.game import Move, Session, Update, clock_text
 from kaldoku_tui.session.settings import Settings
 from kaldoku_tui.terminal import in_ascii
-from kaldoku_tui.widgets.grid import KenKenGrid, layouts
+from kaldoku_tui.widgets.grid import KenKenGrid, status_lines
 from kaldoku_tui.widgets.keys import KeyBar
 from kaldoku_tui.widgets.title import TitleBar
 
@@ -81,6 +81,8 @@ class GameScreen(Screen):
                 tooltip="settings: clearing notes when a digit is placed, shading the cursor's row, "
                 "column and cage, lighting their numbers"),
         Binding("escape", "stop_making", "Stop", tooltip="stop making the new puzzle"),
+        Binding("m", "more", "More", show=False,
+                tooltip="more: the next page of a long message on the status line"),
         Binding("question_mark,f1", "help", "Help", tooltip="this help"),
         Binding("q", "quit", "Quit", tooltip="quit (the game is saved)"),
     ]
@@ -89,6 +91,10 @@ class GameScreen(Screen):
         super().__init__()
         self.session = session
         self.message = notice or TIP
+        self.pages: list[Text | str] = [self.message]
+        """The status line's text, in pages of the lines it has."""
+        self.page = 0
+        """The page of it on show."""
         self.saved_at = session.elapsed
         self.making: Making | None = None
         """The new puzzle being made in a worker, if one is."""
@@ -206,38 +212,44 @@ class GameScreen(Screen):
         """Show the notes mode and `message` (or keep the last one) on the status line."""
         if message is not None:
             self.message = self.text(message)
+            self.page = 0
         notes = " NOTES ON " if self.grid.notes_mode else " notes off "
         bar = "|" if self.app.ascii else "│"
         status = self.query_one("#status", Static)
         status.set_class(self.grid.notes_mode, "-notes")
         room = self.status_room()
-        status.styles.max_height = room
-        text, height = self.fit_status(f"{notes}{bar} {self.message}", room)
-        # A layout repaints the whole screen: only for a status line that grows or shrinks.
-        status.update(text, layout=height != status.size.height)
+        if status.styles.height is None or status.styles.height.value != room:
+            status.styles.height = room
+        self.pages = self.status_pages(f"{notes}{bar} {self.message}", room)
+        self.page %= len(self.pages)
+        status.update(self.pages[self.page], layout=False)
 
-    def fit_status(self, text: str, room: int) -> tuple[Text | str, int]:
-        """`text` cut to `room` lines of the screen's width, ending in … when cut, and
-        the lines it takes."""
+    def status_pages(self, text: str, room: int) -> list[Text | str]:
+        """`text` in pages of `room` lines of the screen's width; each page of a text
+        that needs more than one ends saying how to see the next."""
         width = self.size.width
-        lines = Text(text).wrap(self.app.console, width) if width else []
-        if len(lines) <= room:
-            return text, max(1, len(lines))
-        mark = "..." if self.app.ascii else "…"
-        last = lines[room - 1]
-        last.rstrip()
-        last.truncate(width - len(mark))
-        last.append(mark)
-        return Text("\n").join(lines[:room]), room
+        console = self.app.console
+        if not width or len(Text(text).wrap(console, width)) <= room:
+            return [text]
+        lines = Text(text).wrap(console, max(1, width - len(" (m: again 9/9)")))
+        pages = [lines[i : i + room] for i in range(0, len(lines), room)]
+        result: list[Text | str] = []
+        for i, page in enumerate(pages, 1):
+            page[-1].rstrip()
+            page[-1].append(f" (m: {'more' if i < len(pages) else 'again'} {i}/{len(pages)})",
+                            "bold")
+            result.append(Text("\n").join(page))
+        return result
+
+    def action_more(self) -> None:
+        self.page = (self.page + 1) % len(self.pages)
+        self.query_one("#status", Static).update(self.pages[self.page], layout=False)
 
     def status_room(self) -> int:
-        """Lines the status line may take: a long hint wraps, and the board gives up rows
-        for it (smaller cells, no rulers) only while it still fits."""
+        """Lines the status line has: as many as the board leaves at this terminal's size
+        (the title and the keys lines take one each)."""
         grid = self.grid
-        status = self.query_one("#status", Static)
-        rows = grid.size.height + status.outer_size.height
-        smallest = layouts(grid.view.size, grid.label_width)[-1]
-        return max(1, rows - smallest.height) if smallest.width <= grid.size.width else 1
+        return status_lines(grid.view.size, grid.label_width, self.size.width, self.size.height - 2)
 
     def on_resize(self) -> None:
         self.show_status()
@@ -271,6 +283,8 @@ class GameScreen(Screen):
         session = self.session
         if action == "play" and parameters == ("pause",):
             return None if session.over else True
+        if action == "more":
+            return len(self.pages) > 1
         if session.paused and action in ("play", "reveal", "restart", "hint", "inspect"):
             return None
         if session.over and action in ("play", "reveal", "hint"):

@@ -50,8 +50,17 @@ the board twice more: done at once, they hold the first complete screen back ~60
 GRID_CSS = Path(__file__).parent.parent / "assets" / "grid.tcss"
 """The grid's styles; an App hosting the grid lists this in its CSS_PATH."""
 
-CELL_SIZES = ((11, 5), (7, 3), (7, 1), (5, 1), (3, 1))
-"""Cell interiors (columns, rows) to try, largest first; 3+ rows show notes 3×3."""
+CELL_SIZES = ((11, 5), (9, 4), (7, 3), (9, 2), (7, 1), (5, 1), (3, 1))
+"""Cell interiors (columns, rows) to try, largest first; 3+ rows show notes 3×3, 2 rows
+in two lines."""
+
+STATUS_LINES = (2, 1)
+"""The fewest lines the status line may have under the board, the first tried first:
+fewer only when that lets the board keep its numbers."""
+
+STATUS_MOST = 6
+"""The most lines the status line takes from a roomy terminal (the board is centred in
+the rest)."""
 
 RULER_WIDTH = 2
 """Columns the row numbers take left of the board: the number and a space."""
@@ -145,9 +154,10 @@ def layouts(size: int, label_width: int) -> list[Layout]:
 def fit_layout(size: int, label_width: int, width: int, height: int) -> Layout | None:
     """The largest board that fits a `width`×`height` area, centred; None when none does.
 
-    Cells shrink only when the board does not fit even without its rulers."""
-    for layout in layouts(size, label_width):
-        for rulers in (True, False):
+    Every size of cell with rulers comes before any without: the rulers go only when no
+    board with them fits."""
+    for rulers in (True, False):
+        for layout in layouts(size, label_width):
             layout = replace(layout, rulers=rulers)
             outer_width = layout.width + layout.ruler_left
             outer_height = layout.height + layout.ruler_top
@@ -158,6 +168,19 @@ def fit_layout(size: int, label_width: int, width: int, height: int) -> Layout |
                     top=(height - outer_height) // 2 + layout.ruler_top,
                 )
     return None
+
+
+def status_lines(size: int, label_width: int, width: int, rows: int) -> int:
+    """How many of `rows` lines, shared by the board above and the status line below, go
+    to the status line. It depends on the terminal's size alone, never on a message, so
+    the board does not jump when one is long (a longer one is paged)."""
+    for rulers in (True, False):
+        for least in STATUS_LINES:
+            layout = fit_layout(size, label_width, width, rows - least)
+            if layout is not None and (layout.rulers or not rulers):
+                spare = rows - layout.height - layout.ruler_top
+                return max(least, min(spare, STATUS_MOST))
+    return STATUS_LINES[-1]
 
 
 class Look(NamedTuple):
