@@ -66,8 +66,10 @@ RULER_WIDTH = 2
 """Columns the row numbers take left of the board: the number and a space."""
 
 # Characters that differ between Unicode and ASCII drawing.
-UNICODE_GLYPHS = {"done": "✓", "wrong": "≠", "duplicate": "!", "more": "…", "times": "×"}
-ASCII_GLYPHS = {"done": "*", "wrong": "!", "duplicate": "!", "more": "+", "times": "x"}
+UNICODE_GLYPHS = {"done": "✓", "wrong": "≠", "duplicate": "!", "more": "…", "times": "×",
+                  "all but": "¬", "to": "–"}
+ASCII_GLYPHS = {"done": "*", "wrong": "!", "duplicate": "!", "more": "+", "times": "x",
+                "all but": "~", "to": "-"}
 
 
 @dataclass(frozen=True)
@@ -181,6 +183,32 @@ def status_lines(size: int, label_width: int, width: int, rows: int) -> int:
                 spare = rows - layout.height - layout.ruler_top
                 return max(least, min(spare, STATUS_MOST))
     return STATUS_LINES[-1]
+
+
+@lru_cache(maxsize=64)
+def note_places(size: int, width: int, height: int) -> dict[int, tuple[int, int]] | None:
+    """Where each digit's note sits in a cell (line, column), always the same place for
+    the same digit, 1 top left to the largest bottom right; None when the cell is too
+    small for all of them (notes are then listed compactly)."""
+    lines = min(height, 3)
+    across = -(-size // lines)
+    gap = 2 if 2 * across - 1 <= width else 1
+    if across > width:
+        return None
+    down = -(-size // across)
+    top, left = (height - down) // 2, (width - (gap * (across - 1) + 1)) // 2
+    return {d: (top + (d - 1) // across, left + gap * ((d - 1) % across)) for d in range(1, size + 1)}
+
+
+def compact_notes(notes: Notes, size: int, width: int, glyphs: dict[str, str]) -> str:
+    """Notes in `width` characters where each digit cannot have its place: the digits
+    when they fit, else the digits missing after a "all but" mark (all of them: 1–N)."""
+    text = "".join(map(str, sorted(notes)))
+    if len(text) <= width:
+        return text
+    missing = "".join(str(d) for d in range(1, size + 1) if d not in notes)
+    text = glyphs["all but"] + missing if missing else f"1{glyphs['to']}{size}"
+    return text if len(text) <= width else text[: width - 1] + glyphs["more"]
 
 
 class Look(NamedTuple):
@@ -740,18 +768,19 @@ class KenKenGrid(Widget, can_focus=True):
                 kinds[centre] = kinds[centre + 1] = "grid--duplicate"
                 chars[centre + 1] = self.glyphs["duplicate"]
         elif not look.digit and look.notes:
-            if height >= 3:
-                top, left = (height - 3) // 2, (width - 5) // 2
+            size = self.view.size
+            places = note_places(size, width, height)
+            if places is None:
+                if k == middle:
+                    text = compact_notes(look.notes, size, width, self.glyphs)
+                    chars[: len(text)] = text
+                    kinds = ["grid--note"] * width
+            else:
                 for d in look.notes:
-                    if top + (d - 1) // 3 == k:
-                        chars[left + 2 * ((d - 1) % 3)] = str(d)
+                    line, column = places[d]
+                    if line == k:
+                        chars[column] = str(d)
                         kinds = ["grid--note"] * width
-            elif k == middle:
-                text = "".join(map(str, sorted(look.notes)))
-                if len(text) > width:
-                    text = text[: width - 1] + self.glyphs["more"]
-                chars[: len(text)] = text
-                kinds = ["grid--note"] * width
         segments = []
         start = 0
         for end in range(1, width + 1):
