@@ -63,7 +63,8 @@ def describe(binding: Binding) -> str:
 
 HELP_TEXT = {
     "notes_mode": "notes mode on/off: digits then toggle pencil marks",
-    "fill_notes": "note in every empty cell the digits its row and column still allow",
+    "fill_notes": "note in every empty cell the digits its row, column and cage allow "
+                  "(a cell's own notes are only narrowed)",
     "clear": "clear the cell",
     "undo": "undo",
     "redo": "redo",
