@@ -136,7 +136,7 @@ class KaldokuApp(App):
             Binding(self.COMMAND_PALETTE_BINDING, "command_palette", "Commands"),
         ]
         return [
-            ("On the board", grid_bindings()),
+            ("On the board", grid_bindings(self.game.session.board.size)),
             ("Game", list(GameScreen.BINDINGS)),
             ("Anywhere", anywhere),
         ]

@@ -58,26 +58,28 @@ def describe(binding: Binding) -> str:
     action = binding.action.partition("(")[0]
     if action == "move":
         return f"move {binding.description.lower()}"
-    return HELP_TEXT.get(action) or binding.tooltip or binding.description or action
+    return (HELP_TEXT.get(binding.action) or HELP_TEXT.get(action) or binding.tooltip
+            or binding.description or action)
 
 
 HELP_TEXT = {
     "notes_mode": "notes mode on/off: digits then toggle pencil marks",
-    "fill_notes": "note in every empty cell the digits its row, column and cage allow "
+    "play('fill')": "fill notes: note in every empty cell the digits its row, column and cage allow "
                   "(a cell's own notes are only narrowed)",
     "clear": "clear the cell",
-    "undo": "undo",
-    "redo": "redo",
+    "play('undo')": "undo",
+    "play('redo')": "redo",
     "quit": "quit (the game is saved)",
     "command_palette": "command palette: every action, and the themes",
     "help_quit": "how to quit",
 }
 
 
-def grid_bindings() -> list[Binding]:
-    """The grid's bindings, with the nine digit keys folded into one line."""
+def grid_bindings(size: int) -> list[Binding]:
+    """The grid's bindings, with the digit keys of a board of `size` folded into one line."""
     bindings = [b for b in KenKenGrid.BINDINGS if not b.action.startswith("digit(")]
-    digits = Binding("1,2,3,4,5,6,7,8,9", "digit", "enter a digit (a note in notes mode)")
+    digits = Binding(",".join(str(d) for d in range(1, size + 1)), "digit",
+                     "enter a digit (a note in notes mode)")
     return [*bindings[:4], digits, *bindings[4:]]
 
 
