@@ -89,3 +89,79 @@ async def test_cells_grow_on_a_big_terminal(area, n, cell_height):
     async with app.run_test(size=area) as pilot:
         await pilot.pause()
         assert app.game.grid.board_layout.cell_height == cell_height
+
+
+def dialog_words(app) -> list[str]:
+    """The words inside the dialog's frame, line by line joined."""
+    dialog = app.screen.query_one(".dialog")
+    region = dialog.region
+    lines = screen_lines(app)[region.y + 1 : region.bottom - 1]
+    return " ".join(line[region.x + 1 : region.right - 1] for line in lines).split()
+
+
+@pytest.mark.parametrize("key, expected", [
+    ("g", "New game Size ○ 3×3 ○ 4×4 ○ 5×5 ● 6×6 ○ 7×7 ○ 8×8 ○ 9×9 Operators ● + − × ÷ ○ + × "
+          "○ × only Difficulty ● any ○ easy ○ normal ○ hard ○ extreme ○ unreasonable"),
+    ("o", "Settings ● on ○ off"),
+])
+async def test_dialogs_fit_60_by_20_with_every_word(key, expected):
+    from kaldoku_tui.screens.settings import QUESTIONS
+
+    app = game_app(keen(6))
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.press(key)
+        await pilot.pause()
+        dialog = app.screen.query_one(".dialog").region
+        assert app.screen.region.contains_region(dialog)
+        seen = " ".join(dialog_words(app))
+        for part in expected.split(" ● on ○ off"):
+            assert part in seen
+        if key == "o":
+            for question in QUESTIONS.values():
+                assert question in seen
+
+
+async def test_help_fits_60_by_20_and_wraps_its_lines():
+    app = game_app(keen(6))
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        dialog = app.screen.query_one(".dialog").region
+        assert app.screen.region.contains_region(dialog)
+        table = app.screen.query_one("#keys")
+        text = str(table.render())
+        assert max(map(len, text.splitlines())) <= table.size.width
+        assert "1, 2, 3, 4, 5, 6 " in text
+
+
+async def test_up_and_down_move_between_rows_left_right_enter_space_change():
+    app = game_app(keen(6))
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.press("o", "down")
+        await pilot.pause()
+        screen = app.screen
+        assert screen.focused.id == "shade_peers"
+        assert screen.shown() == app.settings, "moving changes nothing"
+        await pilot.press("right", "down", "enter", "up", "up", "left")
+        shown = screen.shown()
+        assert shown.shade_peers and shown.light_numbers and not shown.auto_clean_notes
+        await pilot.press("space", "q")
+        assert app.settings.auto_clean_notes and app.settings.shade_peers
+
+        await pilot.press("g", "down", "right", "down", "right", "right", "up", "up", "left")
+        dialog = app.screen
+        assert dialog.chosen().size == 5 and dialog.chosen().ops == "addmul"
+        assert dialog.chosen().level == "normal"
+        await pilot.press("escape")
+
+
+@pytest.mark.parametrize("cell", [(0, 0), (2, 3), (5, 5), (3, 0)])
+async def test_the_inspector_leaves_its_cage_in_sight(cell):
+    app = game_app(keen(6))
+    async with app.run_test(size=(60, 20)) as pilot:
+        app.game.grid.cursor = cell
+        await pilot.press("i")
+        await pilot.pause()
+        cage = app.game.grid.cage_region(app.screen.facts.cage)
+        dialog = app.screen.query_one(".dialog").region
+        assert dialog and not dialog.overlaps(cage)

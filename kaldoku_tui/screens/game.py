@@ -374,7 +374,8 @@ class GameScreen(Screen):
 
     def action_inspect(self) -> None:
         facts = cage_facts(self.session.board, self.grid.cursor)
-        self.app.push_screen(InspectorScreen(facts, ascii=self.app.ascii))
+        self.app.push_screen(InspectorScreen(facts, ascii=self.app.ascii,
+                                             cage=self.grid.cage_region(facts.cage)))
 
     def action_records(self) -> None:
         self.app.push_screen(RecordsScreen(self.app.store.records(), saving=self.app.store.saving))

@@ -83,6 +83,17 @@ def grid_bindings(size: int) -> list[Binding]:
     return [*bindings[:4], digits, *bindings[4:]]
 
 
+class KeyTable(Static):
+    """The key table, its descriptions wrapped to the width it is given."""
+
+    def __init__(self, sections: list[tuple[str, list[Binding]]]) -> None:
+        super().__init__(id="keys", markup=False)
+        self.sections = sections
+
+    def on_resize(self) -> None:
+        self.update(key_table(self.sections, self.size.width))
+
+
 class HelpScreen(ReadingScreen):
     """Every key, in sections; escape, q, ? or f1 closes it."""
 
@@ -96,5 +107,5 @@ class HelpScreen(ReadingScreen):
         with VerticalScroll(classes="dialog", id="help"):
             yield Static("kaldoku: keys", classes="question")
             yield Static(ABOUT)
-            yield Static(key_table(self.sections), id="keys", markup=False)
+            yield KeyTable(self.sections)
             yield Static("\nEsc / q / ? / F1: close   up/down: scroll", classes="keys")

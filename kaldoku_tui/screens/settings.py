@@ -41,7 +41,7 @@ class SettingsScreen(ModalScreen[Settings]):
                 on = getattr(self.settings, field.name)
                 yield Label(QUESTIONS[field.name])
                 yield Choice(Option("on", on, ascii), Option("off", not on, ascii), id=field.name)
-            yield Label("Tab: next row   left/right / Enter / Space: change\nEsc / q / o: close",
+            yield Label("up/down: row   left/right / Enter / Space: change\nEsc / q / o: close",
                         classes="keys")
 
     def shown(self) -> Settings:

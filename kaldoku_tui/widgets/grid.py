@@ -37,7 +37,7 @@ from textual.widget import Widget
 from kaldoku_tui.engine.board import BoardView, Notes
 from kaldoku_tui.engine.check import CageState, cage_states, duplicates
 from kaldoku_tui.engine.kinds import MAX_SIZE
-from kaldoku_tui.engine.puzzle import Cell, Puzzle
+from kaldoku_tui.engine.puzzle import Cage, Cell, Puzzle
 from kaldoku_tui.frame import Frame
 from kaldoku_tui.session.game import Move, clear, note, place
 from kaldoku_tui.terminal import in_ascii
@@ -526,6 +526,15 @@ class KenKenGrid(Widget, can_focus=True):
                 else:
                     band.refresh(region.translate((-band.left, -band.top)))
         self.looks, self.label_looks, self.lit = looks, label_looks, lit
+
+    def cage_region(self, cage: Cage) -> Region | None:
+        """Where `cage` (its cells and its label) is on the screen, if the board shows."""
+        layout = self.board_layout
+        if layout is None:
+            return None
+        regions = [layout.cell_region(cell) for cell in cage.cells]
+        regions.append(layout.label_region(cage.anchor))
+        return Region.from_union(regions).translate(self.content_region.offset)
 
     @property
     def lit_cell(self) -> Cell | None:
