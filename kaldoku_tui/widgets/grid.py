@@ -67,9 +67,9 @@ RULER_WIDTH = 2
 
 # Characters that differ between Unicode and ASCII drawing.
 UNICODE_GLYPHS = {"done": "✓", "wrong": "≠", "duplicate": "!", "more": "…", "times": "×",
-                  "all but": "¬", "to": "–"}
+                  "all but": "¬", "to": "–", "hint": "›"}
 ASCII_GLYPHS = {"done": "*", "wrong": "!", "duplicate": "!", "more": "+", "times": "x",
-                "all but": "~", "to": "-"}
+                "all but": "~", "to": "-", "hint": ">"}
 
 
 @dataclass(frozen=True)
@@ -758,6 +758,13 @@ class KenKenGrid(Widget, can_focus=True):
                 ("grid--same-digit", look.same_digit),
                 ("grid--marked", look.marked),
                 ("grid--hint", look.hinted),
+            )
+            if on
+        ]
+        # The cursor's styles come last: the notes cursor sets a colour of its own.
+        cursor = [
+            name
+            for name, on in (
                 ("grid--cursor", look.focused),
                 ("grid--cursor-away", look.cursor and not look.focused),
                 ("grid--notes-cursor", look.notes_mode),
@@ -790,11 +797,13 @@ class KenKenGrid(Widget, can_focus=True):
                     if line == k:
                         chars[column] = str(d)
                         kinds = ["grid--note"] * width
+        if look.hinted and k == middle and chars[0] == " ":
+            chars[0] = self.glyphs["hint"]
         segments = []
         start = 0
         for end in range(1, width + 1):
             if end == width or kinds[end] != kinds[start]:
-                names = highlights + ([kinds[start]] if kinds[start] else [])
+                names = highlights + ([kinds[start]] if kinds[start] else []) + cursor
                 segments.append(Segment("".join(chars[start:end]), self.style_of(*names)))
                 start = end
         return segments
