@@ -433,7 +433,9 @@ async def test_hinted_cells_are_underlined_until_a_new_board():
             return grid.board_line(region.y).crop(region.x, region.right)
 
         assert all(segment.style.underline for segment in inside((2, 3)))
-        assert inside((2, 3)).text.startswith("›"), "a glyph besides the colour"
+        middle = layout.cell_region((2, 3))
+        middle = grid.board_line(middle.y + layout.middle).crop(middle.x, middle.right)
+        assert middle.text.startswith("›"), "a glyph besides the colour"
         assert not any(segment.style.underline for segment in inside((2, 2)))
         grid.view = Board(keen4()).view()
         assert grid.hinted == frozenset()
