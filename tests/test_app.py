@@ -14,6 +14,7 @@ from kaldoku_tui.app import KaldokuApp, build_app
 from kaldoku_tui.cli import game_parser, main
 from kaldoku_tui.engine.generator import Stopped
 from kaldoku_tui.engine.kinds import GameKind
+from kaldoku_tui.session.game import place
 from kaldoku_tui.session.store import Store
 from kaldoku_tui.screens.dialogs import ConfirmDialog, NewGameDialog
 from kaldoku_tui.screens.help import HelpScreen, key_names
@@ -206,10 +207,21 @@ async def test_command_palette_has_the_actions_but_no_screenshot(example, tmp_pa
     app = make_app(example, tmp_path)
     async with app.run_test(size=SIZE):
         titles = [command.title for command in app.get_system_commands(app.game)]
-        assert "Screenshot" not in titles
+        assert "Screenshot" not in titles and "Maximize" not in titles
         for title in ("New game", "Restart", "Hint", "Cage inspector", "Check so far",
-                      "Reveal the solution", "Pause", "Theme"):
+                      "Reveal the solution", "Pause", "Theme", "Undo", "Redo", "Notes mode",
+                      "Fill notes", "More", "Statistics", "Settings", "Help"):
             assert title in titles
+        commands = {command.title: command.callback for command in app.get_system_commands(app.game)}
+        commands["Notes mode"]()
+        assert app.game.grid.notes_mode
+        app.game.play("place", place((0, 0), 1))
+        commands["Undo"]()
+        assert app.game.session.board.digit((0, 0)) == 0
+        commands["Redo"]()
+        assert app.game.session.board.digit((0, 0)) == 1
+        commands["Fill notes"]()
+        assert app.game.session.board.notes((0, 1)) == {2}, "÷2 with a 1: 2"
 
 
 async def test_resume_the_saved_game(example, tmp_path, monkeypatch):

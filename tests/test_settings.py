@@ -101,3 +101,24 @@ def test_a_corrupt_settings_file_of_0_1_0_is_set_aside(tmp_path):
     assert "settings.json" in app.game.message
     assert (tmp_path / "settings.json.unusable").read_text() == "{not json"
     assert Store(tmp_path).settings() == {}
+
+
+def test_a_theme_setting_must_look_like_a_theme_name():
+    assert Settings.from_dict({"theme": "nord"}) == Settings(theme="nord")
+    for bad in ("", "Nord!", "x" * 41, 3, None, "../../etc", "a b"):
+        assert Settings.from_dict({"theme": bad}) == Settings(), bad
+
+
+async def test_a_theme_picked_in_the_palette_is_kept(tmp_path):
+    app = start(tmp_path, EXAMPLE_ID)
+    async with app.run_test(size=SIZE) as pilot:
+        assert app.theme == "textual-dark"
+        app.theme = "nord"  # what the palette's theme picker does
+        await pilot.pause()
+        assert app.settings.theme == "nord" and "Settings saved" in app.game.message
+    assert Store(tmp_path).settings()["theme"] == "nord"
+    again = start(tmp_path)
+    assert again.theme == "nord"
+    # A theme this Textual does not have: the default.
+    Store(tmp_path).save_settings({"theme": "no-such-theme"})
+    assert start(tmp_path).theme == "textual-dark"

@@ -6,13 +6,15 @@ It shows a Session and turns keys into its moves; the rules live in the session.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, NamedTuple
+from dataclasses import replace
+from typing import TYPE_CHECKING, Iterator, NamedTuple
 
 from rich.text import Text
 from textual import work
-from textual.app import ComposeResult
+from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
+from textual.theme import Theme
 from textual.widgets import Static
 
 from kaldoku_tui.bank import make_puzzle
@@ -116,6 +118,7 @@ class GameScreen(Screen):
         return self.query_one(TitleBar)
 
     def on_mount(self) -> None:
+        self.app.theme_changed_signal.subscribe(self, self.keep_theme)
         self.apply_settings()
         self.watch(self.grid, "notes_mode", lambda _: self.show_status(), init=False)
         self.set_interval(1.0, self.tick)
@@ -390,6 +393,24 @@ class GameScreen(Screen):
         self.apply_settings()
         notice = self.app.store.save_settings(settings.to_dict())
         self.show_status(notice or "Settings saved.")
+
+    def keep_theme(self, theme: Theme) -> None:
+        """Keep a theme picked in the palette for the next games."""
+        self.change_settings(replace(self.app.settings, theme=theme.name))
+
+    def commands(self) -> Iterator[SystemCommand]:
+        """The board's actions for the command palette (the screen's own are in the app's)."""
+        grid = self.grid
+
+        def notes() -> None:
+            grid.notes_mode = not grid.notes_mode
+
+        yield SystemCommand("Undo", "Take back the last move", lambda: self.play("undo"))
+        yield SystemCommand("Redo", "Make the move taken back again", lambda: self.play("redo"))
+        yield SystemCommand("Notes mode", "On or off: digits then toggle pencil notes", notes)
+        yield SystemCommand("Fill notes", "Note what each empty cell's row, column and cage allow",
+                            lambda: self.play("fill"))
+        yield SystemCommand("More", "The next page of a long message", self.action_more)
 
     def apply_settings(self) -> None:
         """Play by the app's settings."""
