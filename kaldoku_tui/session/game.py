@@ -338,8 +338,6 @@ class Session:
         self.version += 1
         self.moved = True
         self.marked = frozenset()
-        # What a hint in progress said no longer applies; other news stays.
-        stale = "" if self.hint.stage or self.hint.waiting else None
         self.hint = HintState(self.version)
         notice = self.log(move)
         if self.journal.taken:
@@ -353,7 +351,10 @@ class Session:
                           ended="revealed")
         if is_solved(self.puzzle, self.board.grid):
             return Update(True, self.finish("won") or notice, ended="won")
-        return Update(True, notice or message.get(move.kind, stale))
+        if all(self.board.grid[r][c] for r, c in self.puzzle.cells):
+            return Update(True, notice or FULL_BUT_WRONG)
+        # What was said before the move (a hint, a check, "nothing to undo") is old news.
+        return Update(True, notice or message.get(move.kind, ""))
 
     def check(self, move: Move) -> Update:
         self.help["checks"] += 1
@@ -489,6 +490,10 @@ class Session:
 
 
 TAKEN = "This game is being played in another kaldoku now: g for a new game, q to quit."
+
+FULL_BUT_WRONG = ("Every cell is filled, but not all is right: look for the marked cages and "
+                  "repeated digits, or c to check.")
+"""Said when the last empty cell is filled and the puzzle is not solved."""
 
 NO_CHANGE = {
     "undo": "Nothing to undo.",
