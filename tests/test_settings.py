@@ -122,3 +122,26 @@ async def test_a_theme_picked_in_the_palette_is_kept(tmp_path):
     # A theme this Textual does not have: the default.
     Store(tmp_path).save_settings({"theme": "no-such-theme"})
     assert start(tmp_path).theme == "textual-dark"
+
+
+async def test_the_cursor_is_where_it_was_when_the_game_is_resumed(tmp_path):
+    app = start(tmp_path, EXAMPLE_ID)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("down", "down", "right", "1")
+    again = start(tmp_path)
+    async with again.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert again.game.grid.cursor == (2, 1)
+        assert "Resumed" in again.game.message
+    # Another game's cursor, or a damaged one, leaves the cursor at the top left.
+    Store(tmp_path).save_settings({"cursor": {"game": 999, "cell": [3, 3]}})
+    third = start(tmp_path)
+    async with third.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert third.game.grid.cursor == (0, 0)
+    Store(tmp_path).save_settings({"cursor": {"game": third.game.session.journal.game_id,
+                                              "cell": ["x", None]}})
+    fourth = start(tmp_path)
+    async with fourth.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert fourth.game.grid.cursor == (0, 0)

@@ -45,6 +45,9 @@ TIP = "?: every key   o: settings (highlight row, column and cage)"
 SLOW_HINT = 0.3
 """Seconds a hint may take before the status line says one is being looked for."""
 
+CURSOR_KEY = "cursor"
+"""The settings table's key of the cursor of the game in progress."""
+
 SAVE_EVERY = 10.0
 """Seconds of play between saves of the clock when the board does not change."""
 
@@ -97,6 +100,10 @@ class GameScreen(Screen):
         """The status line's text, in pages of the lines it has."""
         self.page = 0
         """The page of it on show."""
+        self.kept_cursor: dict | None = None
+        """The cursor as last kept in the store."""
+        self.cursor: tuple[int, int] = (0, 0)
+        """Where the grid's cursor is (known here after the grid is gone, as the app ends)."""
         self.saved_at = session.elapsed
         self.making: Making | None = None
         """The new puzzle being made in a worker, if one is."""
@@ -120,6 +127,7 @@ class GameScreen(Screen):
     def on_mount(self) -> None:
         self.app.theme_changed_signal.subscribe(self, self.keep_theme)
         self.apply_settings()
+        self.restore_cursor()
         self.watch(self.grid, "notes_mode", lambda _: self.show_status(), init=False)
         self.set_interval(1.0, self.tick)
         self.show_time()
@@ -181,11 +189,38 @@ class GameScreen(Screen):
             self.keep_time()
 
     def keep_time(self) -> None:
-        """Write the time played (a move writes it too)."""
+        """Write the time played (a move writes it too), and where the cursor is."""
         self.saved_at = self.session.elapsed
         notice = self.session.keep_time()
+        self.keep_cursor()
         if notice:
             self.show_status(notice)
+
+    # The cursor: kept in the store's settings table with its game, to be where the
+    # player left it when the game is resumed.
+
+    def keep_cursor(self) -> None:
+        game = getattr(self.session.journal, "game_id", None)
+        spot = {"game": game, "cell": list(self.cursor)}
+        if game is not None and not self.session.over and spot != self.kept_cursor:
+            self.kept_cursor = spot
+            self.app.store.save_settings({CURSOR_KEY: spot})
+
+    def restore_cursor(self) -> None:
+        spot = self.app.store.settings().get(CURSOR_KEY)
+        game = getattr(self.session.journal, "game_id", None)
+        if not isinstance(spot, dict) or game is None or spot.get("game") != game:
+            return
+        cell = spot.get("cell")
+        if isinstance(cell, list) and len(cell) == 2 and all(type(i) is int for i in cell):
+            self.grid.cursor = (cell[0], cell[1])
+            self.kept_cursor = spot
+
+    def on_ken_ken_grid_cursor_moved(self, message: KenKenGrid.CursorMoved) -> None:
+        self.cursor = message.cell
+
+    def on_unmount(self) -> None:
+        self.keep_cursor()
 
     # Hints: looked for in a worker, on a copy of the board.
 
