@@ -8,6 +8,7 @@ import pytest
 
 from kaldoku_tui.app import ensure_solution
 from kaldoku_tui.engine.formats import read_keen
+from kaldoku_tui.engine.kinds import GameKind
 
 from conftest import KEEN_IDS, game_app
 
@@ -165,3 +166,25 @@ async def test_the_inspector_leaves_its_cage_in_sight(cell):
         cage = app.game.grid.cage_region(app.screen.facts.cage)
         dialog = app.screen.query_one(".dialog").region
         assert dialog and not dialog.overlaps(cage)
+
+
+async def test_a_new_game_of_another_size_is_drawn_at_its_own_layout_at_once(monkeypatch):
+    from kaldoku_tui.widgets.grid import KenKenGrid
+
+    app = game_app(keen(4))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.5)
+        drawn = []
+        draw_line = KenKenGrid.draw_line
+
+        def spy(self, y, layout):
+            drawn.append((self.view.size, layout, self.size))
+            return draw_line(self, y, layout)
+
+        monkeypatch.setattr(KenKenGrid, "draw_line", spy)
+        app.game.begin(GameKind(9), keen(9))
+        await pilot.pause(0.5)
+        final = app.game.grid.board_layout
+        assert final.size == 9 and final.rulers
+        assert {(size, layout, area) for size, layout, area in drawn} == {(9, final, app.game.grid.size)}, \
+            "no frame of the new board at a passing size"

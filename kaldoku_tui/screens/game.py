@@ -389,10 +389,13 @@ class GameScreen(Screen):
         notices.append(notice)
         self.saved_at = 0.0
         grid = self.grid
-        grid.view = self.session.board.view()
-        self.apply_settings()
-        grid.focus()
-        self.show(Update(message=" ".join(filter(None, notices)) or f"New {kind.describe()} puzzle."))
+        # One frame for the new board, its status lines and title (no torn frame between).
+        with self.app.batch_update():
+            grid.view = self.session.board.view()
+            self.apply_settings()
+            grid.focus()
+            self.show(Update(message=" ".join(filter(None, notices))
+                             or f"New {kind.describe()} puzzle."))
 
     def action_restart(self) -> None:
         self.confirm("Restart this puzzle from an empty board?", "restart")
