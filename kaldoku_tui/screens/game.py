@@ -100,6 +100,8 @@ class GameScreen(Screen):
         """The status line's text, in pages of the lines it has."""
         self.page = 0
         """The page of it on show."""
+        self.shown_page: Text | str | None = None
+        """The page the status line shows now."""
         self.kept_cursor: dict | None = None
         """The cursor as last kept in the store."""
         self.cursor: tuple[int, int] = (0, 0)
@@ -260,7 +262,15 @@ class GameScreen(Screen):
             status.styles.height = room
         self.pages = self.status_pages(f"{notes}{bar} {self.message}", room)
         self.page %= len(self.pages)
-        status.update(self.pages[self.page], layout=False)
+        self.show_page()
+
+    def show_page(self) -> None:
+        """Put the status line's page on the screen, unless it is there already (a
+        repaint of the status lines is a kilobyte on the wire)."""
+        page = self.pages[self.page]
+        if page != self.shown_page:
+            self.shown_page = page
+            self.query_one("#status", Static).update(page, layout=False)
 
     def status_pages(self, text: str, room: int) -> list[Text | str]:
         """`text` in pages of `room` lines of the screen's width; each page of a text
@@ -281,7 +291,7 @@ class GameScreen(Screen):
 
     def action_more(self) -> None:
         self.page = (self.page + 1) % len(self.pages)
-        self.query_one("#status", Static).update(self.pages[self.page], layout=False)
+        self.show_page()
 
     def status_room(self) -> int:
         """Lines the status line has: as many as the board leaves at this terminal's size
