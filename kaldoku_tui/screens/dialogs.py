@@ -79,7 +79,7 @@ class Option(RadioButton):
         super().__init__(label, value)
         # A bare mark (no brackets) keeps the longest row, the six levels, within 60 columns.
         self.BUTTON_LEFT = self.BUTTON_RIGHT = ""
-        self.marks = ("-", "*") if ascii else ("○", "●")
+        self.marks = ("o", "*") if ascii else ("○", "●")
 
     @property
     def BUTTON_INNER(self) -> str:

@@ -448,10 +448,8 @@ class GameScreen(Screen):
 
     def commands(self) -> Iterator[SystemCommand]:
         """The board's actions for the command palette (the screen's own are in the app's)."""
-        grid = self.grid
-
         def notes() -> None:
-            grid.notes_mode = not grid.notes_mode
+            self.grid.notes_mode = not self.grid.notes_mode
 
         yield SystemCommand("Undo", "Take back the last move", lambda: self.play("undo"))
         yield SystemCommand("Redo", "Make the move taken back again", lambda: self.play("redo"))
