@@ -196,3 +196,14 @@ def test_fill_notes_follows_the_cages():
     board.place((0, 1), 1)
     assert board.allowed()[(0, 2)] == {3}, "a digit placed in the cage narrows its partner"
     assert not board.fill_notes(), "nothing left to narrow"
+
+
+def test_fill_notes_on_a_cage_too_large_to_list_uses_rows_and_columns():
+    rows = tuple(Cage(tuple((r, c) for c in range(9)), "+", 45) for r in range(8))
+    last = Cage(tuple((8, c) for c in range(9)), "+", 45)
+    whole = Cage(tuple(cell for cage in rows for cell in cage.cells), "+", 45 * 8)
+    board = Board(Puzzle(9, (whole, last)))
+    board.place((0, 0), 1)
+    assert board.fill_notes()
+    assert board.notes((0, 1)) == set(range(2, 10)) and board.notes((1, 0)) == set(range(2, 10))
+    assert board.notes((8, 1)) == set(range(1, 10))

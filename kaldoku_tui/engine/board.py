@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
-from kaldoku_tui.engine.fillings import fillings
+from kaldoku_tui.engine.fillings import CageTooLarge, fillings
 from kaldoku_tui.engine.formats import puzzle_from_dict, puzzle_to_dict
 from kaldoku_tui.engine.puzzle import Cell, Grid, Puzzle, PuzzleError
 
@@ -136,13 +136,21 @@ class Board:
 
     def allowed(self) -> dict[Cell, Notes]:
         """For every empty cell, the digits its row and column leave that some filling
-        of its cage, agreeing with the digits placed and the rows and columns, puts there."""
+        of its cage, agreeing with the digits placed and the rows and columns, puts there
+        (a cage too large to list its fillings: what the row and column leave)."""
         result: dict[Cell, Notes] = {}
         for cage in self.puzzle.cages:
             options = [frozenset({d}) if (d := self.digit(cell)) else self.possible(cell)
                        for cell in cage.cells]
-            seen: list[set[int]] = [set() for _ in cage.cells]
-            for filling in fillings(self.size, cage):
+            try:
+                table = fillings(self.size, cage)
+            except CageTooLarge:
+                # Too many fillings to list: the rows and columns alone narrow its cells.
+                table = ()
+                seen = [set(digits) for digits in options]
+            else:
+                seen = [set() for _ in cage.cells]
+            for filling in table:
                 if all(d in digits for d, digits in zip(filling, options)):
                     for digits, d in zip(seen, filling):
                         digits.add(d)
