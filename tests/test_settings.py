@@ -35,9 +35,10 @@ async def test_turning_auto_clean_off_keeps_the_notes_and_is_kept(tmp_path):
         assert isinstance(app.screen, SettingsScreen)
         await pilot.press("enter", "q")
         assert app.settings == Settings(auto_clean_notes=False)
+        assert "Settings saved" in app.game.message
         await pilot.press("1")
         assert app.game.session.board.notes((0, 1)) == {1, 2}, "the 1 stays in its row's notes"
-        assert "Settings saved" in app.game.message
+        assert app.game.message == "", "old news goes with a move"
     assert Store(tmp_path).settings()["auto_clean_notes"] is False
 
     assert start(tmp_path).settings == Settings(auto_clean_notes=False)

@@ -96,6 +96,9 @@ class GameScreen(Screen):
         super().__init__()
         self.session = session
         self.message = notice or TIP
+        self.passing = notice is None
+        """Whether the status line says something of this screen's that goes with the
+        next change of the board (the tip, "Settings saved.")."""
         self.pages: list[Text | str] = [self.message]
         """The status line's text, in pages of the lines it has."""
         self.page = 0
@@ -164,6 +167,8 @@ class GameScreen(Screen):
             self.find_hint(update.search, update.version)
         if update.message is not None:
             self.show_status(update.message)
+        elif update.board and self.passing:
+            self.show_status("")
         self.show_time()
         self.refresh_bindings()
         if update.ended == "won":
@@ -248,9 +253,11 @@ class GameScreen(Screen):
         self.title_bar.show(self.text(session.kind.describe()),
                             f"{clock_text(session.elapsed)}{state}")
 
-    def show_status(self, message: str | None = None) -> None:
-        """Show the notes mode and `message` (or keep the last one) on the status line."""
+    def show_status(self, message: str | None = None, passing: bool = False) -> None:
+        """Show the notes mode and `message` (or keep the last one) on the status line;
+        a `passing` message goes with the next change of the board."""
         if message is not None:
+            self.passing = passing
             self.message = self.text(message)
             self.page = 0
         notes = " NOTES ON " if self.grid.notes_mode else " notes off "
@@ -440,7 +447,7 @@ class GameScreen(Screen):
         self.app.settings = settings
         self.apply_settings()
         notice = self.app.store.save_settings(settings.to_dict())
-        self.show_status(notice or "Settings saved.")
+        self.show_status(notice or "Settings saved.", passing=not notice)
 
     def keep_theme(self, theme: Theme) -> None:
         """Keep a theme picked in the palette for the next games."""

@@ -224,6 +224,9 @@ class Session:
         self.version = 0
         """Counts the board's changes: a hint found for an older board is dropped."""
         self.hint = HintState(0)
+        self.passing = False
+        """Whether the last thing said was about the board as it was (a check, a refusal,
+        "nothing to undo"): it goes with the next change of the board."""
         self.update_clock()
 
     @classmethod
@@ -288,6 +291,7 @@ class Session:
             return self.resume_play()
         refused = self.refusal(move)
         if refused is not None:
+            self.passing = True
             return Update(message=refused)
         if move.kind == "pause":
             self.paused = True
@@ -330,6 +334,7 @@ class Session:
                 after = tuple((edit.cell, edit.after) for edit in board.last_change())
                 move = Move(kind, move.cell, move.digit, after)
         if not changed:
+            self.passing = kind in NO_CHANGE
             return Update(message=NO_CHANGE.get(kind))
         return self.board_changed(move)
 
@@ -338,6 +343,10 @@ class Session:
         self.version += 1
         self.moved = True
         self.marked = frozenset()
+        # What was said of the board before (a hint, a check, "nothing to undo") no longer
+        # applies; other news (the store's) stays.
+        stale = "" if self.hint.stage or self.hint.waiting or self.passing else None
+        self.passing = False
         self.hint = HintState(self.version)
         notice = self.log(move)
         if self.journal.taken:
@@ -351,13 +360,15 @@ class Session:
                           ended="revealed")
         if is_solved(self.puzzle, self.board.grid):
             return Update(True, self.finish("won") or notice, ended="won")
+        self.passing = True
         if all(self.board.grid[r][c] for r, c in self.puzzle.cells):
             return Update(True, notice or FULL_BUT_WRONG)
-        # What was said before the move (a hint, a check, "nothing to undo") is old news.
-        return Update(True, notice or message.get(move.kind, ""))
+        self.passing = move.kind in message
+        return Update(True, notice or message.get(move.kind, stale))
 
     def check(self, move: Move) -> Update:
         self.help["checks"] += 1
+        self.passing = True
         self.marked = frozenset(mistakes(self.puzzle, self.board.grid))
         notice = self.log(move)
         n = len(self.marked)
