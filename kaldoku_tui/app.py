@@ -63,7 +63,7 @@ class KaldokuApp(App):
         now: Callable[[], float] = time.monotonic,
     ) -> None:
         super().__init__(driver_class=INPUT_DRIVER)
-        self.theme = theme
+        self.theme = settings.theme if settings.theme in self.available_themes else theme
         self.ascii = ascii
         self.set_class(ascii, "-ascii")
         self.store = store
@@ -151,7 +151,7 @@ class KaldokuApp(App):
             Binding(self.COMMAND_PALETTE_BINDING, "command_palette", "Commands"),
         ]
         return [
-            ("On the board", grid_bindings()),
+            ("On the board", grid_bindings(self.game.session.board.size)),
             ("Game", list(GameScreen.BINDINGS)),
             ("Anywhere", anywhere),
         ]
@@ -159,11 +159,13 @@ class KaldokuApp(App):
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         # No "Screenshot": a player on a shared server must not write files there.
         # No "Keys": the help screen lists every key, in ASCII when asked.
+        # No "Maximize": it hides the title, the status and the keys lines.
         for command in super().get_system_commands(screen):
-            if command.title not in ("Screenshot", "Keys"):
+            if command.title not in ("Screenshot", "Keys", "Maximize", "Minimize"):
                 yield command
         game = self.game
         if screen is game:
+            yield from game.commands()
             yield SystemCommand("New game", "Choose size, operators and difficulty", game.action_new_game)
             yield SystemCommand("Restart", "Restart this puzzle from an empty board", game.action_restart)
             yield SystemCommand("Hint", "Where to look; again for why; a third time makes the step",

@@ -230,7 +230,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     status = EXIT_OK
     for puzzle in read_puzzle_arg(args.puzzle):
         found = solve(puzzle, limit=2)
-        print(f"{puzzle.size}×{puzzle.size}, {len(puzzle.cages)} cages: valid, {_how_many(found)}")
+        cages = f"{len(puzzle.cages)} cage{'s' if len(puzzle.cages) != 1 else ''}"
+        print(f"{puzzle.size}×{puzzle.size}, {cages}: valid, {_how_many(found)}")
         if len(found) != 1:
             status = EXIT_NOT_UNIQUE
     return status

@@ -76,17 +76,18 @@ def test_auto_clean_off_keeps_notes(board):
     assert board.notes((0, 3)) == {2}
 
 
-def test_fill_notes_uses_row_and_column_digits(board):
+def test_fill_notes_uses_row_and_column_digits_and_keeps_the_players_notes(board):
     board.place((0, 0), 1)
     board.place((1, 1), 2)
     board.toggle_note((3, 3), 4)
+    board.toggle_note((3, 3), 3)
     assert board.fill_notes()
-    assert board.notes((0, 1)) == {3, 4}
-    assert board.notes((3, 3)) == {1, 2, 3, 4}
+    assert board.notes((0, 1)) == set(), "÷2 with a 1 needs a 2, which its column has"
+    assert board.notes((3, 3)) == {4}, "3 fits no filling of ÷2; 1 and 2 the player left out"
     assert board.notes((0, 0)) == set(), "filled cells take no notes"
     board.undo()
     assert board.notes((0, 1)) == set()
-    assert board.notes((3, 3)) == {4}
+    assert board.notes((3, 3)) == {3, 4}
 
 
 def test_undo_redo_walks_the_whole_history(board):
@@ -177,3 +178,32 @@ def test_damaged_saves_give_a_clear_error(board):
         Board.from_dict(data)
     with pytest.raises(PuzzleError, match="JSON object"):
         Board.from_dict([])
+
+
+def test_fill_notes_follows_the_cages():
+    single = Cage(((0, 0),), "=", 4)
+    pair = Cage(((0, 1), (0, 2)), "/", 3)  # 1 and 3 (or 3 and 1) on a 4×4
+    rest = tuple(cell for cell in ((r, c) for r in range(4) for c in range(4))
+                 if cell not in single.cells + pair.cells)
+    solution = ((4, 1, 3, 2), (1, 2, 4, 3), (2, 3, 1, 4), (3, 4, 2, 1))
+    board = Board(Puzzle(4, (single, pair, Cage(rest, "+", 40 - 8)), solution))
+    board.toggle_note((0, 2), 3)
+    board.toggle_note((0, 2), 4)
+    assert board.fill_notes()
+    assert board.notes((0, 0)) == {4}, "a one-cell 4 cage: only 4"
+    assert board.notes((0, 1)) == {1, 3}
+    assert board.notes((0, 2)) == {3}, "the player's 4 is not in the ÷3's fillings; 1 stays out"
+    board.place((0, 1), 1)
+    assert board.allowed()[(0, 2)] == {3}, "a digit placed in the cage narrows its partner"
+    assert not board.fill_notes(), "nothing left to narrow"
+
+
+def test_fill_notes_on_a_cage_too_large_to_list_uses_rows_and_columns():
+    rows = tuple(Cage(tuple((r, c) for c in range(9)), "+", 45) for r in range(8))
+    last = Cage(tuple((8, c) for c in range(9)), "+", 45)
+    whole = Cage(tuple(cell for cage in rows for cell in cage.cells), "+", 45 * 8)
+    board = Board(Puzzle(9, (whole, last)))
+    board.place((0, 0), 1)
+    assert board.fill_notes()
+    assert board.notes((0, 1)) == set(range(2, 10)) and board.notes((1, 0)) == set(range(2, 10))
+    assert board.notes((8, 1)) == set(range(1, 10))

@@ -284,3 +284,11 @@ def test_the_puzzle_commands_do_not_import_textual():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1] == "[]"
+
+
+def test_check_counts_one_cage_in_the_singular(capsys, tmp_path):
+    one = tmp_path / "one.json"
+    cells = [[r, c] for r in range(3) for c in range(3)]
+    one.write_text(json.dumps({"size": 3, "cages": [{"cells": cells, "op": "+", "target": 18}]}))
+    status, out, _ = run(capsys, "check", str(one))
+    assert out == "3×3, 1 cage: valid, more than one solution\n"

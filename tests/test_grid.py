@@ -12,7 +12,8 @@ from kaldoku_tui.engine.puzzle import Cage, Puzzle, combine
 from kaldoku_tui.session import Session
 from kaldoku_tui.widgets import grid as grid_module
 from kaldoku_tui.frame import BOX, Frame
-from kaldoku_tui.widgets.grid import GRID_CSS, KenKenGrid, fit_layout
+from kaldoku_tui.widgets.grid import (ASCII_GLYPHS, GRID_CSS, UNICODE_GLYPHS, KenKenGrid,
+                                     compact_notes, fit_layout, note_places)
 
 SOLUTION = ((1, 2, 3, 4), (4, 1, 2, 3), (3, 4, 1, 2), (2, 3, 4, 1))
 
@@ -93,6 +94,12 @@ def cell_text(grid, cell):
     return [line.text[region.x : region.right] for line in lines]
 
 
+def inside_segments(grid, cell):
+    """Each line of the inside of `cell`, as segments."""
+    region = grid.board_layout.cell_region(cell)
+    return [list(grid.board_line(y).crop(region.x, region.right)) for y in range(region.y, region.bottom)]
+
+
 def label_text(grid, cell):
     region = grid.board_layout.label_region(cell)
     return grid.board_line(region.y).text[region.x : region.right]
@@ -138,8 +145,8 @@ async def test_notes_mode_auto_clean_fill_and_undo_redo():
         assert app.board.digit((0, 0)) == 0
         bindings = app.screen.active_bindings
         assert bindings["n"].binding.description == "Notes: ON"
-        # Large cells: notes in a 3×3 layout, 2 and 3 on the top line.
-        assert cell_text(grid, (0, 0))[0].split() == ["2", "3"]
+        # Large cells: each note in its place, 1 2 over 3 4.
+        assert [line.strip() for line in cell_text(grid, (0, 0)) if line.strip()] == ["2", "3"]
         await pilot.press("n", "right", "right", "right", "2")
         assert app.screen.active_bindings["n"].binding.description == "Notes: off"
         assert app.board.notes((0, 0)) == {3}, "placing 2 in the row cleans the notes"
@@ -426,6 +433,9 @@ async def test_hinted_cells_are_underlined_until_a_new_board():
             return grid.board_line(region.y).crop(region.x, region.right)
 
         assert all(segment.style.underline for segment in inside((2, 3)))
+        middle = layout.cell_region((2, 3))
+        middle = grid.board_line(middle.y + layout.middle).crop(middle.x, middle.right)
+        assert middle.text.startswith("›"), "a glyph besides the colour"
         assert not any(segment.style.underline for segment in inside((2, 2)))
         grid.view = Board(keen4()).view()
         assert grid.hinted == frozenset()
@@ -436,11 +446,12 @@ async def test_hinted_cells_are_underlined_until_a_new_board():
     "size, label_width, area, cell, rulers",
     [
         (4, 3, (200, 60), (11, 5), True),  # roomy: big cells, notes 3×3
-        (4, 3, (80, 22), (7, 3), True),
+        (4, 3, (80, 22), (9, 4), True),
+        (4, 3, (60, 16), (9, 2), True),  # 60×20 less title, keys and two status lines
         (9, 3, (80, 21), (7, 1), True),  # 9×9 in 80×24 less header, status line and footer
         (9, 5, (80, 21), (7, 1), True),  # "3024×" and its state glyph
         (9, 7, (80, 21), (7, 1), True),  # a 7-character clue: no room left for the glyph
-        (9, 3, (74, 21), (7, 1), False),  # the rulers go before the cells shrink
+        (9, 3, (74, 21), (5, 1), True),  # the cells shrink before the rulers go
         (9, 3, (80, 19), (7, 1), False),
         (9, 3, (36, 22), None, False),
     ],
@@ -470,3 +481,43 @@ def test_every_corner_tee_and_cross_of_light_and_heavy_arms_has_a_character():
         if sum((up, right, down, left)) >= 2 and not straight:
             assert arms in BOX, arms
     assert BOX[("heavy", "light", "heavy", "light")] == "╂"
+
+
+@pytest.mark.parametrize(
+    "size, width, height, first, last",
+    [
+        (9, 7, 3, (0, 1), (2, 5)),  # 3×3: 1 top left, 9 bottom right
+        (9, 9, 2, (0, 0), (1, 6)),  # two lines: 1-5 above, 6-9 below
+        (4, 7, 3, (0, 2), (1, 4)),  # 1 2 over 3 4
+        (6, 7, 1, (0, 0), (0, 5)),  # one line, a place each
+    ],
+)
+def test_each_note_has_its_own_place(size, width, height, first, last):
+    places = note_places(size, width, height)
+    assert places[1] == first and places[size] == last
+    assert len(set(places.values())) == size, "no two digits share a place"
+    assert all(0 <= line < height and 0 <= column < width for line, column in places.values())
+
+
+@pytest.mark.parametrize(
+    "notes, text",
+    [({1, 2, 3}, "123"), (set(range(1, 8)), "1234567"), (set(range(1, 9)), "¬9"),
+     ({1, 2, 3, 4, 6, 7, 8}, "1234678"), ({1, 2, 3, 4, 6, 7, 8, 9}, "¬5"), (set(range(1, 10)), "1–9")],
+)
+def test_compact_notes_tell_which_digits(notes, text):
+    assert note_places(9, 7, 1) is None
+    assert compact_notes(frozenset(notes), 9, 7, UNICODE_GLYPHS) == text
+    assert compact_notes(frozenset(notes), 9, 7, ASCII_GLYPHS) == text.replace("¬", "~").replace("–", "-")
+
+
+async def test_notes_look_unlike_digits():
+    app = GridApp(keen4())
+    async with app.run_test(size=(80, 24)) as pilot:
+        grid = app.query_one(KenKenGrid)
+        await pilot.press("2", "right", "n", "2", "right")
+        digit = [s for line in inside_segments(grid, (0, 0)) for s in line if s.text.strip()]
+        noted = [s for line in inside_segments(grid, (0, 1)) for s in line if s.text.strip()]
+        assert [s.text.strip() for s in digit] == ["2"] and [s.text.strip() for s in noted] == ["2"]
+        assert digit[0].style.bold and not noted[0].style.bold and noted[0].style.italic
+        assert digit[0].style.color != noted[0].style.color
+        assert cell_text(grid, (0, 0)) != cell_text(grid, (0, 1)), "not where a digit sits"

@@ -201,8 +201,7 @@ async def test_three_hint_presses_point_explain_then_make_the_step(tmp_path):
         await pilot.pause()
         assert style_at(app, min(step.removes)).underline
         # The explanation wraps below the board, which keeps its size at 80×24.
-        status = app.screen.query_one("#status")
-        assert status.size.height == 3 and "(t: make it)" in screen_text(app)
+        assert "(t: make it)" in app.game.message
         layout = grid.board_layout
         assert (layout.cell_width, layout.cell_height) == cells
         assert app.game.session.help["hints"] == 1
@@ -216,11 +215,13 @@ async def test_three_hint_presses_point_explain_then_make_the_step(tmp_path):
         await pilot.press("u")
         assert all(not board.notes(cell) for cell in puzzle.cells)
         assert not board.can_undo
-        # Longer than the spare rows: cut, and it says so.
+        # Longer than the spare rows: paged, and it says so.
         app.game.show_status("word " * 60 + "END")
         await pilot.pause()
-        assert status.size.height == 3 and "END" not in screen_text(app)
-        assert screen_text(app).splitlines()[-2].endswith("…")
+        assert "END" not in screen_text(app) and "(m: more 1/" in screen_text(app)
+        await pilot.press("m", "m")
+        await pilot.pause()
+        assert "END (m: again 3/3)" in screen_text(app)
 
 
 async def test_a_mistake_hint_and_help_counted_on_the_win_screen(example, tmp_path):

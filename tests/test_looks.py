@@ -60,8 +60,8 @@ async def test_the_win_shows_only_ascii(example):
 
 
 @pytest.mark.parametrize("ascii, chosen, other, ops, times", [
-    (True, "(*) 4x4", "( ) 3x3", "+ - x /", "x"),
-    (False, "●▌ 4×4", "▐ ▌ 3×3", "+ − × ÷", "×"),
+    (True, "* 4x4", "o 3x3", "+ - x /", "x"),
+    (False, "● 4×4", "○ 3×3", "+ − × ÷", "×"),
 ])
 async def test_the_new_game_dialog_marks_the_choice_by_glyph(ascii, chosen, other, ops, times, example):
     app = game_app(example, ascii=ascii)

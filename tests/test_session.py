@@ -236,3 +236,15 @@ def test_clock_text_and_help_in_words(game):
     game.apply(Move("check"))
     game.apply(Move("check"))
     assert game.help_summary() == "2 checks"
+
+
+def test_a_full_but_wrong_board_is_told_and_old_news_goes(game):
+    assert game.apply(Move("undo")).message == "Nothing to undo."
+    assert game.apply(place((0, 0), 1)).message == "", "the news before the move is old"
+    wrong = [list(row) for row in EXAMPLE_SOLUTION]
+    wrong[3][2], wrong[3][3] = wrong[3][3], wrong[3][2]
+    fill(game, wrong, skip={(3, 3)})
+    update = game.apply(place((3, 3), wrong[3][3]))
+    assert update.ended is None and "filled, but not all is right" in update.message
+    update = game.apply(clear((3, 3)))
+    assert update.message == ""

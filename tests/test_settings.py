@@ -35,9 +35,10 @@ async def test_turning_auto_clean_off_keeps_the_notes_and_is_kept(tmp_path):
         assert isinstance(app.screen, SettingsScreen)
         await pilot.press("enter", "q")
         assert app.settings == Settings(auto_clean_notes=False)
+        assert "Settings saved" in app.game.message
         await pilot.press("1")
         assert app.game.session.board.notes((0, 1)) == {1, 2}, "the 1 stays in its row's notes"
-        assert "Settings saved" in app.game.message
+        assert app.game.message == "", "old news goes with a move"
     assert Store(tmp_path).settings()["auto_clean_notes"] is False
 
     assert start(tmp_path).settings == Settings(auto_clean_notes=False)
@@ -101,3 +102,47 @@ def test_a_corrupt_settings_file_of_0_1_0_is_set_aside(tmp_path):
     assert "settings.json" in app.game.message
     assert (tmp_path / "settings.json.unusable").read_text() == "{not json"
     assert Store(tmp_path).settings() == {}
+
+
+def test_a_theme_setting_must_look_like_a_theme_name():
+    assert Settings.from_dict({"theme": "nord"}) == Settings(theme="nord")
+    for bad in ("", "Nord!", "x" * 41, 3, None, "../../etc", "a b"):
+        assert Settings.from_dict({"theme": bad}) == Settings(), bad
+
+
+async def test_a_theme_picked_in_the_palette_is_kept(tmp_path):
+    app = start(tmp_path, EXAMPLE_ID)
+    async with app.run_test(size=SIZE) as pilot:
+        assert app.theme == "textual-dark"
+        app.theme = "nord"  # what the palette's theme picker does
+        await pilot.pause()
+        assert app.settings.theme == "nord" and "Settings saved" in app.game.message
+    assert Store(tmp_path).settings()["theme"] == "nord"
+    again = start(tmp_path)
+    assert again.theme == "nord"
+    # A theme this Textual does not have: the default.
+    Store(tmp_path).save_settings({"theme": "no-such-theme"})
+    assert start(tmp_path).theme == "textual-dark"
+
+
+async def test_the_cursor_is_where_it_was_when_the_game_is_resumed(tmp_path):
+    app = start(tmp_path, EXAMPLE_ID)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("down", "down", "right", "1")
+    again = start(tmp_path)
+    async with again.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert again.game.grid.cursor == (2, 1)
+        assert "Resumed" in again.game.message
+    # Another game's cursor, or a damaged one, leaves the cursor at the top left.
+    Store(tmp_path).save_settings({"cursor": {"game": 999, "cell": [3, 3]}})
+    third = start(tmp_path)
+    async with third.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert third.game.grid.cursor == (0, 0)
+    Store(tmp_path).save_settings({"cursor": {"game": third.game.session.journal.game_id,
+                                              "cell": ["x", None]}})
+    fourth = start(tmp_path)
+    async with fourth.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert fourth.game.grid.cursor == (0, 0)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
+from kaldoku_tui.engine.fillings import CageTooLarge, fillings
 from kaldoku_tui.engine.formats import puzzle_from_dict, puzzle_to_dict
 from kaldoku_tui.engine.puzzle import Cell, Grid, Puzzle, PuzzleError
 
@@ -133,11 +134,39 @@ class Board:
             return False
         return self._apply({cell: (0, self.notes(cell) ^ {digit})})
 
+    def allowed(self) -> dict[Cell, Notes]:
+        """For every empty cell, the digits its row and column leave that some filling
+        of its cage, agreeing with the digits placed and the rows and columns, puts there
+        (a cage too large to list its fillings: what the row and column leave)."""
+        result: dict[Cell, Notes] = {}
+        for cage in self.puzzle.cages:
+            options = [frozenset({d}) if (d := self.digit(cell)) else self.possible(cell)
+                       for cell in cage.cells]
+            try:
+                table = fillings(self.size, cage)
+            except CageTooLarge:
+                # Too many fillings to list: the rows and columns alone narrow its cells.
+                table = ()
+                seen = [set(digits) for digits in options]
+            else:
+                seen = [set() for _ in cage.cells]
+            for filling in table:
+                if all(d in digits for d, digits in zip(filling, options)):
+                    for digits, d in zip(seen, filling):
+                        digits.add(d)
+            for cell, digits in zip(cage.cells, seen):
+                if not self.digit(cell):
+                    result[cell] = frozenset(digits)
+        return result
+
     def fill_notes(self) -> bool:
-        """Note in every empty cell the digits not yet placed in its row and column."""
-        return self._apply(
-            {cell: (0, self.possible(cell)) for cell in self.puzzle.cells if not self.digit(cell)}
-        )
+        """Note in every empty cell the digits its row, column and cage allow. A cell
+        with notes only loses those no longer allowed: what the player crossed off
+        stays off."""
+        return self._apply({
+            cell: (0, (self.notes(cell) & digits) if self.notes(cell) else digits)
+            for cell, digits in self.allowed().items()
+        })
 
     def change(self, states: Mapping[Cell, CellState]) -> bool:
         """Give each of these cells its (digit, notes), all as one change: one undo."""

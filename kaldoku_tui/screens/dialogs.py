@@ -77,9 +77,9 @@ class Option(RadioButton):
 
     def __init__(self, label: str, value: bool, ascii: bool) -> None:
         super().__init__(label, value)
-        if ascii:
-            self.BUTTON_LEFT, self.BUTTON_RIGHT = "(", ")"
-        self.marks = (" ", "*" if ascii else "●")
+        # A bare mark (no brackets) keeps the longest row, the six levels, within 60 columns.
+        self.BUTTON_LEFT = self.BUTTON_RIGHT = ""
+        self.marks = ("o", "*") if ascii else ("○", "●")
 
     @property
     def BUTTON_INNER(self) -> str:
@@ -91,15 +91,18 @@ class Option(RadioButton):
 
 
 class Choice(RadioSet, inherit_bindings=False):
-    """A row of options where the arrow keys pick (not just highlight) the option.
+    """A row of options where left and right (and space) pick, not just highlight, the
+    option; up and down go to the row above or below.
 
     `index` is the chosen option, kept by the keys themselves: RadioSet learns of a
     change through messages, which a burst of keys (a paste, a slow link) outruns.
     Enter is left to the dialog, which confirms with it."""
 
     BINDINGS = [
-        Binding("right,down", "step(1)", "Next", show=False),
-        Binding("left,up", "step(-1)", "Previous", show=False),
+        Binding("right,space", "step(1)", "Next", show=False),
+        Binding("left", "step(-1)", "Previous", show=False),
+        Binding("down", "app.focus_next", "Next row", show=False),
+        Binding("up", "app.focus_previous", "Previous row", show=False),
     ]
 
     def __init__(self, *options: Option, id: str | None = None) -> None:
@@ -160,7 +163,7 @@ class NewGameDialog(ModalScreen[GameKind | None]):
                          id="level")
             yield Label(id="refused")
             yield Label(
-                "Tab: next row   left/right: choose   3-9: size\nEnter / y: start   Esc / q / n: cancel",
+                "up/down: row   left/right: choose   3-9: size\nEnter / y: start   Esc / q / n: cancel",
                 classes="keys",
             )
 

@@ -6,13 +6,15 @@ It shows a Session and turns keys into its moves; the rules live in the session.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, NamedTuple
+from dataclasses import replace
+from typing import TYPE_CHECKING, Iterator, NamedTuple
 
 from rich.text import Text
 from textual import work
-from textual.app import ComposeResult
+from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
+from textual.theme import Theme
 from textual.widgets import Static
 
 from kaldoku_tui.bank import make_puzzle
@@ -30,7 +32,7 @@ from kaldoku_tui.screens.win import WinScreen, sharing
 from kaldoku_tui.session.game import Move, Session, Update, clock_text
 from kaldoku_tui.session.settings import Settings
 from kaldoku_tui.terminal import in_ascii
-from kaldoku_tui.widgets.grid import KenKenGrid, layouts
+from kaldoku_tui.widgets.grid import KenKenGrid, status_lines
 from kaldoku_tui.widgets.keys import KeyBar
 from kaldoku_tui.widgets.title import TitleBar
 
@@ -42,6 +44,9 @@ TIP = "?: every key   o: settings (highlight row, column and cage)"
 
 SLOW_HINT = 0.3
 """Seconds a hint may take before the status line says one is being looked for."""
+
+CURSOR_KEY = "cursor"
+"""The settings table's key of the cursor of the game in progress."""
 
 SAVE_EVERY = 10.0
 """Seconds of play between saves of the clock when the board does not change."""
@@ -81,6 +86,8 @@ class GameScreen(Screen):
                 tooltip="settings: clearing notes when a digit is placed, shading the cursor's row, "
                 "column and cage, lighting their numbers"),
         Binding("escape", "stop_making", "Stop", tooltip="stop making the new puzzle"),
+        Binding("m", "more", "More", show=False,
+                tooltip="more: the next page of a long message on the status line"),
         Binding("question_mark,f1", "help", "Help", tooltip="this help"),
         Binding("q", "quit", "Quit", tooltip="quit (the game is saved)"),
     ]
@@ -89,6 +96,19 @@ class GameScreen(Screen):
         super().__init__()
         self.session = session
         self.message = notice or TIP
+        self.passing = notice is None
+        """Whether the status line says something of this screen's that goes with the
+        next change of the board (the tip, "Settings saved.")."""
+        self.pages: list[Text | str] = [self.message]
+        """The status line's text, in pages of the lines it has."""
+        self.page = 0
+        """The page of it on show."""
+        self.shown_page: Text | str | None = None
+        """The page the status line shows now."""
+        self.kept_cursor: dict | None = None
+        """The cursor as last kept in the store."""
+        self.cursor: tuple[int, int] = (0, 0)
+        """Where the grid's cursor is (known here after the grid is gone, as the app ends)."""
         self.saved_at = session.elapsed
         self.making: Making | None = None
         """The new puzzle being made in a worker, if one is."""
@@ -110,7 +130,9 @@ class GameScreen(Screen):
         return self.query_one(TitleBar)
 
     def on_mount(self) -> None:
+        self.app.theme_changed_signal.subscribe(self, self.keep_theme)
         self.apply_settings()
+        self.restore_cursor()
         self.watch(self.grid, "notes_mode", lambda _: self.show_status(), init=False)
         self.set_interval(1.0, self.tick)
         self.show_time()
@@ -145,6 +167,8 @@ class GameScreen(Screen):
             self.find_hint(update.search, update.version)
         if update.message is not None:
             self.show_status(update.message)
+        elif update.board and self.passing:
+            self.show_status("")
         self.show_time()
         self.refresh_bindings()
         if update.ended == "won":
@@ -172,11 +196,38 @@ class GameScreen(Screen):
             self.keep_time()
 
     def keep_time(self) -> None:
-        """Write the time played (a move writes it too)."""
+        """Write the time played (a move writes it too), and where the cursor is."""
         self.saved_at = self.session.elapsed
         notice = self.session.keep_time()
+        self.keep_cursor()
         if notice:
             self.show_status(notice)
+
+    # The cursor: kept in the store's settings table with its game, to be where the
+    # player left it when the game is resumed.
+
+    def keep_cursor(self) -> None:
+        game = getattr(self.session.journal, "game_id", None)
+        spot = {"game": game, "cell": list(self.cursor)}
+        if game is not None and not self.session.over and spot != self.kept_cursor:
+            self.kept_cursor = spot
+            self.app.store.save_settings({CURSOR_KEY: spot})
+
+    def restore_cursor(self) -> None:
+        spot = self.app.store.settings().get(CURSOR_KEY)
+        game = getattr(self.session.journal, "game_id", None)
+        if not isinstance(spot, dict) or game is None or spot.get("game") != game:
+            return
+        cell = spot.get("cell")
+        if isinstance(cell, list) and len(cell) == 2 and all(type(i) is int for i in cell):
+            self.grid.cursor = (cell[0], cell[1])
+            self.kept_cursor = spot
+
+    def on_ken_ken_grid_cursor_moved(self, message: KenKenGrid.CursorMoved) -> None:
+        self.cursor = message.cell
+
+    def on_unmount(self) -> None:
+        self.keep_cursor()
 
     # Hints: looked for in a worker, on a copy of the board.
 
@@ -202,42 +253,58 @@ class GameScreen(Screen):
         self.title_bar.show(self.text(session.kind.describe()),
                             f"{clock_text(session.elapsed)}{state}")
 
-    def show_status(self, message: str | None = None) -> None:
-        """Show the notes mode and `message` (or keep the last one) on the status line."""
+    def show_status(self, message: str | None = None, passing: bool = False) -> None:
+        """Show the notes mode and `message` (or keep the last one) on the status line;
+        a `passing` message goes with the next change of the board."""
         if message is not None:
+            self.passing = passing
             self.message = self.text(message)
+            self.page = 0
         notes = " NOTES ON " if self.grid.notes_mode else " notes off "
         bar = "|" if self.app.ascii else "│"
         status = self.query_one("#status", Static)
         status.set_class(self.grid.notes_mode, "-notes")
         room = self.status_room()
-        status.styles.max_height = room
-        text, height = self.fit_status(f"{notes}{bar} {self.message}", room)
-        # A layout repaints the whole screen: only for a status line that grows or shrinks.
-        status.update(text, layout=height != status.size.height)
+        if status.styles.height is None or status.styles.height.value != room:
+            status.styles.height = room
+        self.pages = self.status_pages(f"{notes}{bar} {self.message}", room)
+        self.page %= len(self.pages)
+        self.show_page()
 
-    def fit_status(self, text: str, room: int) -> tuple[Text | str, int]:
-        """`text` cut to `room` lines of the screen's width, ending in … when cut, and
-        the lines it takes."""
+    def show_page(self) -> None:
+        """Put the status line's page on the screen, unless it is there already (a
+        repaint of the status lines is a kilobyte on the wire)."""
+        page = self.pages[self.page]
+        if page != self.shown_page:
+            self.shown_page = page
+            self.query_one("#status", Static).update(page, layout=False)
+
+    def status_pages(self, text: str, room: int) -> list[Text | str]:
+        """`text` in pages of `room` lines of the screen's width; each page of a text
+        that needs more than one ends saying how to see the next."""
         width = self.size.width
-        lines = Text(text).wrap(self.app.console, width) if width else []
-        if len(lines) <= room:
-            return text, max(1, len(lines))
-        mark = "..." if self.app.ascii else "…"
-        last = lines[room - 1]
-        last.rstrip()
-        last.truncate(width - len(mark))
-        last.append(mark)
-        return Text("\n").join(lines[:room]), room
+        console = self.app.console
+        if not width or len(Text(text).wrap(console, width)) <= room:
+            return [text]
+        lines = Text(text).wrap(console, max(1, width - len(" (m: again 9/9)")))
+        pages = [lines[i : i + room] for i in range(0, len(lines), room)]
+        result: list[Text | str] = []
+        for i, page in enumerate(pages, 1):
+            page[-1].rstrip()
+            page[-1].append(f" (m: {'more' if i < len(pages) else 'again'} {i}/{len(pages)})",
+                            "bold")
+            result.append(Text("\n").join(page))
+        return result
+
+    def action_more(self) -> None:
+        self.page = (self.page + 1) % len(self.pages)
+        self.show_page()
 
     def status_room(self) -> int:
-        """Lines the status line may take: a long hint wraps, and the board gives up rows
-        for it (smaller cells, no rulers) only while it still fits."""
+        """Lines the status line has: as many as the board leaves at this terminal's size
+        (the title and the keys lines take one each)."""
         grid = self.grid
-        status = self.query_one("#status", Static)
-        rows = grid.size.height + status.outer_size.height
-        smallest = layouts(grid.view.size, grid.label_width)[-1]
-        return max(1, rows - smallest.height) if smallest.width <= grid.size.width else 1
+        return status_lines(grid.view.size, grid.label_width, self.size.width, self.size.height - 2)
 
     def on_resize(self) -> None:
         self.show_status()
@@ -272,6 +339,8 @@ class GameScreen(Screen):
         session = self.session
         if action == "play" and parameters == ("pause",):
             return None if session.over else True
+        if action == "more":
+            return len(self.pages) > 1
         if session.paused and action in ("play", "reveal", "restart", "hint", "inspect"):
             return None
         if session.over and action in ("play", "reveal", "hint"):
@@ -338,10 +407,13 @@ class GameScreen(Screen):
         notices.append(notice)
         self.saved_at = 0.0
         grid = self.grid
-        grid.view = self.session.board.view()
-        self.apply_settings()
-        grid.focus()
-        self.show(Update(message=" ".join(filter(None, notices)) or f"New {kind.describe()} puzzle."))
+        # One frame for the new board, its status lines and title (no torn frame between).
+        with self.app.batch_update():
+            grid.view = self.session.board.view()
+            self.apply_settings()
+            grid.focus()
+            self.show(Update(message=" ".join(filter(None, notices))
+                             or f"New {kind.describe()} puzzle."))
 
     def action_restart(self) -> None:
         self.confirm("Restart this puzzle from an empty board?", "restart")
@@ -361,7 +433,8 @@ class GameScreen(Screen):
 
     def action_inspect(self) -> None:
         facts = cage_facts(self.session.board, self.grid.cursor)
-        self.app.push_screen(InspectorScreen(facts, ascii=self.app.ascii))
+        self.app.push_screen(InspectorScreen(facts, ascii=self.app.ascii,
+                                             cage=self.grid.cage_region(facts.cage)))
 
     def action_records(self) -> None:
         self.app.push_screen(RecordsScreen(self.app.store.records(), saving=self.app.store.saving))
@@ -375,7 +448,23 @@ class GameScreen(Screen):
         self.app.settings = settings
         self.apply_settings()
         notice = self.app.store.save_settings(settings.to_dict())
-        self.show_status(notice or "Settings saved.")
+        self.show_status(notice or "Settings saved.", passing=not notice)
+
+    def keep_theme(self, theme: Theme) -> None:
+        """Keep a theme picked in the palette for the next games."""
+        self.change_settings(replace(self.app.settings, theme=theme.name))
+
+    def commands(self) -> Iterator[SystemCommand]:
+        """The board's actions for the command palette (the screen's own are in the app's)."""
+        def notes() -> None:
+            self.grid.notes_mode = not self.grid.notes_mode
+
+        yield SystemCommand("Undo", "Take back the last move", lambda: self.play("undo"))
+        yield SystemCommand("Redo", "Make the move taken back again", lambda: self.play("redo"))
+        yield SystemCommand("Notes mode", "On or off: digits then toggle pencil notes", notes)
+        yield SystemCommand("Fill notes", "Note what each empty cell's row, column and cage allow",
+                            lambda: self.play("fill"))
+        yield SystemCommand("More", "The next page of a long message", self.action_more)
 
     def apply_settings(self) -> None:
         """Play by the app's settings."""

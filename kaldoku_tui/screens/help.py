@@ -58,26 +58,40 @@ def describe(binding: Binding) -> str:
     action = binding.action.partition("(")[0]
     if action == "move":
         return f"move {binding.description.lower()}"
-    return HELP_TEXT.get(action) or binding.tooltip or binding.description or action
+    return (HELP_TEXT.get(binding.action) or HELP_TEXT.get(action) or binding.tooltip
+            or binding.description or action)
 
 
 HELP_TEXT = {
     "notes_mode": "notes mode on/off: digits then toggle pencil marks",
-    "fill_notes": "note in every empty cell the digits its row and column still allow",
+    "play('fill')": "fill notes: note in every empty cell the digits its row, column and cage allow "
+                  "(a cell's own notes are only narrowed)",
     "clear": "clear the cell",
-    "undo": "undo",
-    "redo": "redo",
+    "play('undo')": "undo",
+    "play('redo')": "redo",
     "quit": "quit (the game is saved)",
     "command_palette": "command palette: every action, and the themes",
     "help_quit": "how to quit",
 }
 
 
-def grid_bindings() -> list[Binding]:
-    """The grid's bindings, with the nine digit keys folded into one line."""
+def grid_bindings(size: int) -> list[Binding]:
+    """The grid's bindings, with the digit keys of a board of `size` folded into one line."""
     bindings = [b for b in KenKenGrid.BINDINGS if not b.action.startswith("digit(")]
-    digits = Binding("1,2,3,4,5,6,7,8,9", "digit", "enter a digit (a note in notes mode)")
+    digits = Binding(",".join(str(d) for d in range(1, size + 1)), "digit",
+                     "enter a digit (a note in notes mode)")
     return [*bindings[:4], digits, *bindings[4:]]
+
+
+class KeyTable(Static):
+    """The key table, its descriptions wrapped to the width it is given."""
+
+    def __init__(self, sections: list[tuple[str, list[Binding]]]) -> None:
+        super().__init__(id="keys", markup=False)
+        self.sections = sections
+
+    def on_resize(self) -> None:
+        self.update(key_table(self.sections, self.size.width))
 
 
 class HelpScreen(ReadingScreen):
@@ -93,5 +107,5 @@ class HelpScreen(ReadingScreen):
         with VerticalScroll(classes="dialog", id="help"):
             yield Static("kaldoku: keys", classes="question")
             yield Static(ABOUT)
-            yield Static(key_table(self.sections), id="keys", markup=False)
+            yield KeyTable(self.sections)
             yield Static("\nEsc / q / ? / F1: close   up/down: scroll", classes="keys")

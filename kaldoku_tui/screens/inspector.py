@@ -5,12 +5,17 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
+from textual.geometry import Region
 from textual.widgets import Static
 
 from kaldoku_tui.engine.hints import CageFacts, how_many
 from kaldoku_tui.terminal import in_ascii
 from kaldoku_tui.engine.puzzle import cell_name
 from kaldoku_tui.screens.dialogs import ReadingScreen
+
+FEWEST_LINES = 6
+"""Lines above or below the cage that the inspector needs there; with fewer on both
+sides it goes left or right of the cage instead."""
 
 MAX_COMBOS = 60
 """Combinations listed before `and N more` (a six-cell sum on 9×9 has about ninety)."""
@@ -53,10 +58,29 @@ class InspectorScreen(ReadingScreen):
 
     BINDINGS = [Binding("escape,i,q", "close", "Close")]
 
-    def __init__(self, facts: CageFacts, ascii: bool = False) -> None:
+    def __init__(self, facts: CageFacts, ascii: bool = False, cage: Region | None = None) -> None:
         super().__init__()
         self.facts = facts
         self.ascii = ascii
+        self.cage = cage
+        """Where the cage is on the screen: the inspector stays off it."""
+
+    def on_resize(self) -> None:
+        if self.cage is None:
+            return
+        width, height = self.size
+        cage = self.cage
+        dialog = self.query_one("#inspector")
+        above, below = cage.y, height - cage.bottom
+        left, right = cage.x, width - cage.right
+        if max(above, below) >= FEWEST_LINES or max(left, right) < max(above, below):
+            self.styles.align = ("center", "top" if above > below else "bottom")
+            dialog.styles.max_height = max(above, below)
+            dialog.styles.max_width = None
+        else:
+            self.styles.align = ("left" if left > right else "right", "middle")
+            dialog.styles.max_width = max(left, right)
+            dialog.styles.max_height = None
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog -ascii" if self.ascii else "dialog", id="inspector"):

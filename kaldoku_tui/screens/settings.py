@@ -3,7 +3,7 @@ or Space; it closes with Esc, q or o and the game plays by what it shows from th
 
 from __future__ import annotations
 
-from dataclasses import fields
+from dataclasses import replace
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -37,16 +37,17 @@ class SettingsScreen(ModalScreen[Settings]):
         ascii = self.app.ascii
         with Vertical(classes="dialog", id="settings"):
             yield Label("Settings", classes="question")
-            for field in fields(Settings):
-                on = getattr(self.settings, field.name)
-                yield Label(QUESTIONS[field.name])
-                yield Choice(Option("on", on, ascii), Option("off", not on, ascii), id=field.name)
-            yield Label("Tab: next row   left/right / Enter / Space: change\nEsc / q / o: close",
+            for name, question in QUESTIONS.items():
+                on = getattr(self.settings, name)
+                yield Label(question)
+                yield Choice(Option("on", on, ascii), Option("off", not on, ascii), id=name)
+            yield Label("up/down: row   left/right / Enter / Space: change\nEsc / q / o: close",
                         classes="keys")
 
     def shown(self) -> Settings:
         """The settings the dialog shows now."""
-        return Settings(**{f.name: self.query_one(f"#{f.name}", Choice).index == 0 for f in fields(Settings)})
+        return replace(self.settings,
+                       **{name: self.query_one(f"#{name}", Choice).index == 0 for name in QUESTIONS})
 
     def action_toggle(self) -> None:
         """Turn the focused setting over."""

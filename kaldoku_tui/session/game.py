@@ -224,6 +224,9 @@ class Session:
         self.version = 0
         """Counts the board's changes: a hint found for an older board is dropped."""
         self.hint = HintState(0)
+        self.passing = False
+        """Whether the last thing said was about the board as it was (a check, a refusal,
+        "nothing to undo"): it goes with the next change of the board."""
         self.update_clock()
 
     @classmethod
@@ -288,6 +291,7 @@ class Session:
             return self.resume_play()
         refused = self.refusal(move)
         if refused is not None:
+            self.passing = True
             return Update(message=refused)
         if move.kind == "pause":
             self.paused = True
@@ -330,6 +334,7 @@ class Session:
                 after = tuple((edit.cell, edit.after) for edit in board.last_change())
                 move = Move(kind, move.cell, move.digit, after)
         if not changed:
+            self.passing = kind in NO_CHANGE
             return Update(message=NO_CHANGE.get(kind))
         return self.board_changed(move)
 
@@ -338,8 +343,10 @@ class Session:
         self.version += 1
         self.moved = True
         self.marked = frozenset()
-        # What a hint in progress said no longer applies; other news stays.
-        stale = "" if self.hint.stage or self.hint.waiting else None
+        # What was said of the board before (a hint, a check, "nothing to undo") no longer
+        # applies; other news (the store's) stays.
+        stale = "" if self.hint.stage or self.hint.waiting or self.passing else None
+        self.passing = False
         self.hint = HintState(self.version)
         notice = self.log(move)
         if self.journal.taken:
@@ -353,10 +360,15 @@ class Session:
                           ended="revealed")
         if is_solved(self.puzzle, self.board.grid):
             return Update(True, self.finish("won") or notice, ended="won")
+        self.passing = True
+        if all(self.board.grid[r][c] for r, c in self.puzzle.cells):
+            return Update(True, notice or FULL_BUT_WRONG)
+        self.passing = move.kind in message
         return Update(True, notice or message.get(move.kind, stale))
 
     def check(self, move: Move) -> Update:
         self.help["checks"] += 1
+        self.passing = True
         self.marked = frozenset(mistakes(self.puzzle, self.board.grid))
         notice = self.log(move)
         n = len(self.marked)
@@ -489,6 +501,10 @@ class Session:
 
 
 TAKEN = "This game is being played in another kaldoku now: g for a new game, q to quit."
+
+FULL_BUT_WRONG = ("Every cell is filled, but not all is right: look for the marked cages and "
+                  "repeated digits, or c to check.")
+"""Said when the last empty cell is filled and the puzzle is not solved."""
 
 NO_CHANGE = {
     "undo": "Nothing to undo.",

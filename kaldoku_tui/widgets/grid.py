@@ -37,7 +37,7 @@ from textual.widget import Widget
 from kaldoku_tui.engine.board import BoardView, Notes
 from kaldoku_tui.engine.check import CageState, cage_states, duplicates
 from kaldoku_tui.engine.kinds import MAX_SIZE
-from kaldoku_tui.engine.puzzle import Cell, Puzzle
+from kaldoku_tui.engine.puzzle import Cage, Cell, Puzzle
 from kaldoku_tui.frame import Frame
 from kaldoku_tui.session.game import Move, clear, note, place
 from kaldoku_tui.terminal import in_ascii
@@ -50,15 +50,26 @@ the board twice more: done at once, they hold the first complete screen back ~60
 GRID_CSS = Path(__file__).parent.parent / "assets" / "grid.tcss"
 """The grid's styles; an App hosting the grid lists this in its CSS_PATH."""
 
-CELL_SIZES = ((11, 5), (7, 3), (7, 1), (5, 1), (3, 1))
-"""Cell interiors (columns, rows) to try, largest first; 3+ rows show notes 3×3."""
+CELL_SIZES = ((11, 5), (9, 4), (7, 3), (9, 2), (7, 1), (5, 1), (3, 1))
+"""Cell interiors (columns, rows) to try, largest first; 3+ rows show notes 3×3, 2 rows
+in two lines."""
+
+STATUS_LINES = (2, 1)
+"""The fewest lines the status line may have under the board, the first tried first:
+fewer only when that lets the board keep its numbers."""
+
+STATUS_MOST = 6
+"""The most lines the status line takes from a roomy terminal (the board is centred in
+the rest)."""
 
 RULER_WIDTH = 2
 """Columns the row numbers take left of the board: the number and a space."""
 
 # Characters that differ between Unicode and ASCII drawing.
-UNICODE_GLYPHS = {"done": "✓", "wrong": "≠", "duplicate": "!", "more": "…", "times": "×"}
-ASCII_GLYPHS = {"done": "*", "wrong": "!", "duplicate": "!", "more": "+", "times": "x"}
+UNICODE_GLYPHS = {"done": "✓", "wrong": "≠", "duplicate": "!", "more": "…", "times": "×",
+                  "all but": "¬", "to": "–", "hint": "›"}
+ASCII_GLYPHS = {"done": "*", "wrong": "!", "duplicate": "!", "more": "+", "times": "x",
+                "all but": "~", "to": "-", "hint": ">"}
 
 
 @dataclass(frozen=True)
@@ -145,9 +156,10 @@ def layouts(size: int, label_width: int) -> list[Layout]:
 def fit_layout(size: int, label_width: int, width: int, height: int) -> Layout | None:
     """The largest board that fits a `width`×`height` area, centred; None when none does.
 
-    Cells shrink only when the board does not fit even without its rulers."""
-    for layout in layouts(size, label_width):
-        for rulers in (True, False):
+    Every size of cell with rulers comes before any without: the rulers go only when no
+    board with them fits."""
+    for rulers in (True, False):
+        for layout in layouts(size, label_width):
             layout = replace(layout, rulers=rulers)
             outer_width = layout.width + layout.ruler_left
             outer_height = layout.height + layout.ruler_top
@@ -158,6 +170,45 @@ def fit_layout(size: int, label_width: int, width: int, height: int) -> Layout |
                     top=(height - outer_height) // 2 + layout.ruler_top,
                 )
     return None
+
+
+def status_lines(size: int, label_width: int, width: int, rows: int) -> int:
+    """How many of `rows` lines, shared by the board above and the status line below, go
+    to the status line. It depends on the terminal's size alone, never on a message, so
+    the board does not jump when one is long (a longer one is paged)."""
+    for rulers in (True, False):
+        for least in STATUS_LINES:
+            layout = fit_layout(size, label_width, width, rows - least)
+            if layout is not None and (layout.rulers or not rulers):
+                spare = rows - layout.height - layout.ruler_top
+                return max(least, min(spare, STATUS_MOST))
+    return STATUS_LINES[-1]
+
+
+@lru_cache(maxsize=64)
+def note_places(size: int, width: int, height: int) -> dict[int, tuple[int, int]] | None:
+    """Where each digit's note sits in a cell (line, column), always the same place for
+    the same digit, 1 top left to the largest bottom right; None when the cell is too
+    small for all of them (notes are then listed compactly)."""
+    lines = min(height, 3)
+    across = -(-size // lines)
+    gap = 2 if 2 * across - 1 <= width else 1
+    if across > width:
+        return None
+    down = -(-size // across)
+    top, left = (height - down) // 2, (width - (gap * (across - 1) + 1)) // 2
+    return {d: (top + (d - 1) // across, left + gap * ((d - 1) % across)) for d in range(1, size + 1)}
+
+
+def compact_notes(notes: Notes, size: int, width: int, glyphs: dict[str, str]) -> str:
+    """Notes in `width` characters where each digit cannot have its place: the digits
+    when they fit, else the digits missing after a "all but" mark (all of them: 1–N)."""
+    text = "".join(map(str, sorted(notes)))
+    if len(text) <= width:
+        return text
+    missing = "".join(str(d) for d in range(1, size + 1) if d not in notes)
+    text = glyphs["all but"] + missing if missing else f"1{glyphs['to']}{size}"
+    return text if len(text) <= width else text[: width - 1] + glyphs["more"]
 
 
 class Look(NamedTuple):
@@ -476,6 +527,15 @@ class KenKenGrid(Widget, can_focus=True):
                     band.refresh(region.translate((-band.left, -band.top)))
         self.looks, self.label_looks, self.lit = looks, label_looks, lit
 
+    def cage_region(self, cage: Cage) -> Region | None:
+        """Where `cage` (its cells and its label) is on the screen, if the board shows."""
+        layout = self.board_layout
+        if layout is None:
+            return None
+        regions = [layout.cell_region(cell) for cell in cage.cells]
+        regions.append(layout.label_region(cage.anchor))
+        return Region.from_union(regions).translate(self.content_region.offset)
+
     @property
     def lit_cell(self) -> Cell | None:
         """The cell whose row and column numbers should be lit, if any."""
@@ -698,6 +758,13 @@ class KenKenGrid(Widget, can_focus=True):
                 ("grid--same-digit", look.same_digit),
                 ("grid--marked", look.marked),
                 ("grid--hint", look.hinted),
+            )
+            if on
+        ]
+        # The cursor's styles come last: the notes cursor sets a colour of its own.
+        cursor = [
+            name
+            for name, on in (
                 ("grid--cursor", look.focused),
                 ("grid--cursor-away", look.cursor and not look.focused),
                 ("grid--notes-cursor", look.notes_mode),
@@ -717,23 +784,26 @@ class KenKenGrid(Widget, can_focus=True):
                 kinds[centre] = kinds[centre + 1] = "grid--duplicate"
                 chars[centre + 1] = self.glyphs["duplicate"]
         elif not look.digit and look.notes:
-            if height >= 3:
-                top, left = (height - 3) // 2, (width - 5) // 2
+            size = self.view.size
+            places = note_places(size, width, height)
+            if places is None:
+                if k == middle:
+                    text = compact_notes(look.notes, size, width, self.glyphs)
+                    chars[: len(text)] = text
+                    kinds = ["grid--note"] * width
+            else:
                 for d in look.notes:
-                    if top + (d - 1) // 3 == k:
-                        chars[left + 2 * ((d - 1) % 3)] = str(d)
+                    line, column = places[d]
+                    if line == k:
+                        chars[column] = str(d)
                         kinds = ["grid--note"] * width
-            elif k == middle:
-                text = "".join(map(str, sorted(look.notes)))
-                if len(text) > width:
-                    text = text[: width - 1] + self.glyphs["more"]
-                chars[: len(text)] = text
-                kinds = ["grid--note"] * width
+        if look.hinted and k == middle and chars[0] == " ":
+            chars[0] = self.glyphs["hint"]
         segments = []
         start = 0
         for end in range(1, width + 1):
             if end == width or kinds[end] != kinds[start]:
-                names = highlights + ([kinds[start]] if kinds[start] else [])
+                names = highlights + ([kinds[start]] if kinds[start] else []) + cursor
                 segments.append(Segment("".join(chars[start:end]), self.style_of(*names)))
                 start = end
         return segments

@@ -40,9 +40,19 @@ class KeyBar(Widget):
         self.ascii = ascii
         self.spans: list[tuple[int, int, Key]] = []
         """Where each key was drawn, from x to x."""
+        self.shown: tuple[list[Key], Key | None] | None = None
+        """The keys the line shows."""
 
     def on_mount(self) -> None:
-        self.screen.bindings_updated_signal.subscribe(self, lambda _screen: self.refresh())
+        self.screen.bindings_updated_signal.subscribe(self, self.bindings_updated)
+
+    def bindings_updated(self, _screen: object) -> None:
+        # The screen updates its bindings after every move: the line is repainted (80
+        # columns of styles, ~500 B) only when the keys it shows are not the same.
+        keys = self.keys()
+        if keys != self.shown:
+            self.shown = keys
+            self.refresh()
 
     def on_unmount(self) -> None:
         self.screen.bindings_updated_signal.unsubscribe(self)
