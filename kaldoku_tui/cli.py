@@ -17,7 +17,7 @@ from kaldoku_tui import __version__
 from kaldoku_tui.arguments import UsageError, read_puzzle_arg
 from kaldoku_tui.engine.kinds import HIDDEN_OPS, LEVELS, MAX_SIZE, MIN_SIZE, OP_SETS
 from kaldoku_tui.engine.formats import FORMATS
-from kaldoku_tui.engine.puzzle import PuzzleError
+from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError
 from kaldoku_tui.terminal import shown
 
 EXIT_OK, EXIT_NOT_UNIQUE, EXIT_BAD_INPUT = 0, 1, 2

@@ -7,48 +7,37 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
+from textual_plotext import PlotextPlot
 
 from kaldoku_tui.engine.daily import utc_day
 from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.screens.dialogs import ReadingScreen
 from kaldoku_tui.session.game import clock_text
-from kaldoku_tui.session.store import RECENT, Record, records_table, streak_text
+from kaldoku_tui.session.store import Record, records_table, streak_text
 from kaldoku_tui.terminal import in_ascii
 
-CHART_HEIGHT = 6
-"""Rows of the chart's bars."""
-
-EIGHTHS = " ▁▂▃▄▅▆▇"
-"""The top of a bar in eighths of a row (Unicode); ASCII rounds to whole rows of #."""
+CHART_SLOTS = 10
+"""The fewest bars the chart makes room for."""
 
 
-def time_chart(times: list[float], ascii: bool = False, height: int = CHART_HEIGHT) -> list[str]:
-    """Solve times as a column chart, oldest on the left, one column a game, the
-    slowest as high as `height` rows; the time scale down the left. No colour needed."""
-    top = max(times)
-    labels = [clock_text(top), clock_text(top / 2)]
-    width = max(map(len, labels))
-    lines = []
-    for row in range(height, 0, -1):
-        label = labels[0] if row == height else labels[1] if row == (height + 1) // 2 else ""
-        bars = "".join(bar_piece(t / top * height if top else 0, row, ascii) + " " for t in times)
-        lines.append(f"{label.rjust(width)} {'|' if ascii else '│'}{bars}".rstrip())
-    corner, rule = ("+", "-") if ascii else ("└", "─")
-    lines.append(f"{'0:00'.rjust(width)} {corner}{rule * (2 * len(times))}")
-    return lines
+class TimeChart(PlotextPlot):
+    """Recent solve times of one kind as bars, oldest on the left, on an m:ss scale
+    (textual-plotext); in ASCII mode bars of # with no frame."""
 
-
-def bar_piece(fill: float, row: int, ascii: bool) -> str:
-    """What a bar `fill` rows high shows in its `row`th row from the bottom (1 is the
-    lowest); every bar shows at least a sliver, so a game is never invisible."""
-    if ascii:
-        return "#" if row <= max(1, round(fill)) else " "
-    if fill >= row:
-        return "█"
-    part = int((fill - (row - 1)) * 8) if fill > row - 1 else 0
-    if row == 1 and part == 0:
-        part = 1
-    return EIGHTHS[part] if part else " "
+    def show(self, times: list[float], ascii: bool) -> None:
+        plt = self.plt
+        plt.clear_figure()
+        top = max(times)
+        ticks = [0, top / 2, top]
+        plt.bar(list(range(1, len(times) + 1)), times, marker="#" if ascii else "sd", width=0.6)
+        plt.yticks(ticks, [clock_text(t) for t in ticks])
+        plt.xticks([])
+        # Room for at least CHART_SLOTS bars, so that one win is a bar and not a wall.
+        plt.xlim(0.5, max(len(times), CHART_SLOTS) + 0.5)
+        if ascii:
+            plt.theme("clear")
+            plt.frame(False)
+        self.refresh()
 
 
 class RecordsScreen(ReadingScreen):
@@ -82,17 +71,21 @@ class RecordsScreen(ReadingScreen):
         return self.text("  " + "\n".join(marked) + "\nBest and median: the times of wins without help.")
 
     def chart(self) -> str:
+        """The heading of the chart; the chart itself is drawn for the chosen kind."""
+        chart = self.query_one(TimeChart)
+        chart.display = False
         if not self.records:
             return ""
         kind = self.records[self.chosen][0]
         times = self.app.store.win_times(kind)
+        chart.display = bool(times)
         heading = f"{kind.describe()}: "
         if not times:
             return self.text(heading + "no win yet to chart. Arrows: another kind.")
+        chart.show(times, self.app.ascii)
         heading += (f"the last {len(times)} wins, oldest first (with help or not)"
                     if len(times) > 1 else "one win so far")
-        lines = time_chart(times, ascii=self.app.ascii)
-        return self.text("\n".join([heading, *lines]))
+        return self.text(heading)
 
     def compose(self) -> ComposeResult:
         playing = self.app.game.session.kind
@@ -102,7 +95,8 @@ class RecordsScreen(ReadingScreen):
             yield Static("Statistics", classes="question")
             yield Static(self.table(), id="records-table", markup=False)
             yield Static(streak_text(streaks), id="records-streak", markup=False)
-            yield Static(self.chart(), id="records-chart", markup=False)
+            yield Static(id="records-chart", markup=False)
+            yield TimeChart(id="records-plot")
             keys = "arrows: kind to chart   " if len(self.records) > 1 else ""
             yield Static(f"{keys}Esc / s / q: close", classes="keys")
 
@@ -111,4 +105,7 @@ class RecordsScreen(ReadingScreen):
             return
         self.chosen = (self.chosen + delta) % len(self.records)
         self.query_one("#records-table", Static).update(self.table())
+        self.query_one("#records-chart", Static).update(self.chart())
+
+    def on_mount(self) -> None:
         self.query_one("#records-chart", Static).update(self.chart())
