@@ -445,3 +445,16 @@ def test_the_move_that_finds_the_game_taken_is_taken_back(tmp_path, example4):
     assert first.board.digit((1, 1)) == 0 and first.board.digit((0, 0)) == 1
     assert first.apply(Move("undo")).message == update.message
     assert saved_session(tmp_path).board.digit((1, 1)) == 0
+
+
+def test_notes_on_a_filled_cell_in_a_0_1_0_save_set_it_aside(tmp_path):
+    home = tmp_path / "home"
+    shutil.copytree(OLD_HOME, home)
+    saved = json.loads((OLD_HOME / "game.json").read_text())
+    board = saved["game"]["board"]
+    assert board["digits"][2][2] == 1
+    board["notes"].append([2, 2, [3]])
+    (home / "game.json").write_text(json.dumps(saved))
+    notices = import_legacy(Store(home))
+    assert any("game.json" in n and "a digit and notes" in n for n in notices), notices
+    assert (home / "game.json.unusable").exists()

@@ -98,6 +98,8 @@ def states_from_list(rows: Any) -> tuple[tuple[Cell, CellState], ...]:
         r, c, digit, notes = row
         if not all(whole(v) for v in (r, c, digit, *notes)):
             raise MoveError("a cell state holds something other than small whole numbers")
+        if digit and notes:
+            raise MoveError("a cell state holds a digit and notes")
         states.append(((r, c), (digit, frozenset(notes))))
     return tuple(states)
 

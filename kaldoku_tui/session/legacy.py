@@ -115,6 +115,8 @@ def game_writer(game: dict) -> Writer:
     history and all."""
     board = Board.from_dict(game.get("board"))
     puzzle = board.puzzle
+    if any(board.digit(cell) and board.notes(cell) for cell in puzzle.cells):
+        raise Unusable("a cell holds a digit and notes")
     if puzzle.solution is None:
         from kaldoku_tui.engine.solver import solve  # 0.1.0 stored it; a hand-made file may not
 
