@@ -26,7 +26,6 @@ from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError
 from kaldoku_tui.screens.dialogs import ConfirmDialog, NewGameDialog
 from kaldoku_tui.screens.help import HelpScreen
 from kaldoku_tui.screens.inspector import InspectorScreen
-from kaldoku_tui.screens.records import RecordsScreen
 from kaldoku_tui.screens.settings import SettingsScreen
 from kaldoku_tui.screens.win import WinScreen, sharing
 from kaldoku_tui.session.game import Move, Session, Update, clock_text
@@ -437,6 +436,9 @@ class GameScreen(Screen):
                                              cage=self.grid.cage_region(facts.cage)))
 
     def action_records(self) -> None:
+        # Imported when first opened: its chart library costs 46 ms of every start.
+        from kaldoku_tui.screens.records import RecordsScreen
+
         self.app.push_screen(RecordsScreen(self.app.store.records(), saving=self.app.store.saving))
 
     def action_settings(self) -> None:
