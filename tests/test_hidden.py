@@ -138,7 +138,7 @@ def test_hidden_puzzles_are_unique_with_their_operations_hidden(size, seed, data
     level = data.draw(st.sampled_from((None, *levels_for(size)[:3])))
     puzzle = generate(size, seed=seed, ops="hidden", level=level)
     as_json = puzzle_to_dict(puzzle)
-    assert any(cage["op"] == "?" for cage in as_json["cages"])
+    assert all(cage["op"] == "?" for cage in as_json["cages"] if len(cage["cells"]) > 1)
     assert count_solutions(as_json) == 1
     assert is_solved(puzzle, puzzle.solution)
     if level is not None:
@@ -166,3 +166,10 @@ def test_generate_hidden_from_the_command_line(capsys):
 def test_generate_refuses_hidden_keen_ids(capsys):
     assert main(["generate", "--size", "4", "--ops", "hidden", "--format", "keen"]) == 2
     assert "cannot hold a hidden operation" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("seed", [2, 4, 5])
+def test_no_operation_shows_in_a_hidden_puzzle_repaired_with_a_narrower_clue(seed):
+    # These 7×7 hard puzzles are made by giving a cage a narrower clue: it stays hidden.
+    puzzle = generate(7, seed=seed, ops="hidden", level="hard")
+    assert all(cage.hidden for cage in puzzle.cages if len(cage.cells) > 1)

@@ -15,9 +15,10 @@ from typing import Callable
 
 from kaldoku_tui.engine.cages import allowed_ops, make_cages, random_blocks, singles_allowed, split_cage
 from kaldoku_tui.engine.fillings import fillings
-from kaldoku_tui.engine.kinds import LEVELS, MAX_SIZE, MIN_SIZE, OP_SETS, GameKind, levels_for, offered_levels
+from kaldoku_tui.engine.kinds import (HIDDEN_OPS, LEVELS, MAX_SIZE, MIN_SIZE, OP_SETS, GameKind, levels_for,
+                                      offered_levels)
 from kaldoku_tui.engine.latin import random_isotope, random_latin_square
-from kaldoku_tui.engine.puzzle import Cage, Grid, Puzzle, PuzzleError, combine
+from kaldoku_tui.engine.puzzle import HIDDEN, Cage, Grid, Puzzle, PuzzleError, combine
 from kaldoku_tui.engine.solver import solve
 from kaldoku_tui.engine.steps import Marks
 from kaldoku_tui.engine.techniques import layout, propagate, tier_needed
@@ -214,7 +215,9 @@ def _reclue_open_cage(puzzle: Puzzle, marks: Marks, ops: str, easiest: bool) -> 
         digits = [solution[r][c] for r, c in cage.cells]
         now = len(fillings(puzzle.size, cage))
         for op in allowed_ops(cage.cells, solution, ops, easiest):
-            other = Cage(cage.cells, op, combine(op, digits))
+            # A hidden set keeps its operations hidden: the new clue is the target alone.
+            shown = HIDDEN if ops in HIDDEN_OPS and len(cage.cells) > 1 else op
+            other = Cage(cage.cells, shown, combine(op, digits))
             fewer = now - len(fillings(puzzle.size, other))
             if fewer > 0 and (best is None or (now, fewer) > best[0]):
                 best = ((now, fewer), k, other)
