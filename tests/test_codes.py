@@ -164,9 +164,10 @@ def test_the_generator_still_makes_the_puzzles_of_this_edition():
     GENERATOR_EDITION in codes.py (old codes are then refused) and record the new value."""
     marks = [fingerprint(generate(size, seed=seed, ops=ops))
              for size, seed, ops in ((4, 1, "all"), (5, 2, "addmul"), (6, 3, "mul"))]
-    marks.append(fingerprint(generate(4, seed=4, level="normal")))
+    marks += [fingerprint(generate(size, seed=seed, level=level))
+              for size, seed, level in ((4, 4, "normal"), (9, 5, "hard"), (6, 6, "extreme"))]
     digest = hashlib.sha256(json.dumps([GENERATOR_EDITION, marks]).encode()).hexdigest()[:12]
-    assert digest == "0885d6380f2e", "the generator changed: bump GENERATOR_EDITION"
+    assert digest == "62d006dfc4f6", "the generator changed: bump GENERATOR_EDITION"
 
 
 # --- The command line --------------------------------------------------------------

@@ -13,12 +13,13 @@ import random
 import secrets
 from typing import Callable
 
-from kaldoku_tui.engine.cages import allowed_ops, make_cages, random_blocks, singles_allowed, split_cage
+from kaldoku_tui.engine.cages import (MAX_CELLS, _neighbours, allowed_ops, make_cages, random_blocks, singles_allowed,
+                                      split_cage)
 from kaldoku_tui.engine.fillings import fillings
 from kaldoku_tui.engine.kinds import (HIDDEN_OPS, LEVELS, MAX_SIZE, MIN_SIZE, OP_SETS, GameKind, levels_for,
                                       offered_levels)
 from kaldoku_tui.engine.latin import random_isotope, random_latin_square
-from kaldoku_tui.engine.puzzle import HIDDEN, Cage, Grid, Puzzle, PuzzleError, combine
+from kaldoku_tui.engine.puzzle import HIDDEN, Cage, Cell, Grid, Puzzle, PuzzleError, _connected, combine
 from kaldoku_tui.engine.solver import solve
 from kaldoku_tui.engine.steps import Marks
 from kaldoku_tui.engine.techniques import layout, propagate, tier_needed
@@ -89,11 +90,12 @@ def rival(puzzle: Puzzle) -> Grid | None:
 
 
 def repair(puzzle: Puzzle, other: Grid, rng: random.Random, ops: str) -> Puzzle | None:
-    """`puzzle` with its largest cage that `other` fills differently split in two; None
-    when every such cage is too small to split without too many single cells.
+    """`puzzle` changed so that `other` no longer solves it: its largest cage that `other`
+    fills differently split in two, or, where that would leave too many single cells,
+    such a cage and a neighbour cut into two other cages; None when neither can be done.
 
     Every solution that differs from the puzzle's own differs in some cage of two or
-    more cells (single cells pin their digit), so there is a cage to split.
+    more cells (single cells pin their digit), so there is a cage to change.
     """
     solution = puzzle.solution
     assert solution is not None
@@ -102,18 +104,59 @@ def repair(puzzle: Puzzle, other: Grid, rng: random.Random, ops: str) -> Puzzle 
         for cage in puzzle.cages
         if len(cage.cells) > 1 and any(solution[r][c] != other[r][c] for r, c in cage.cells)
     ]
-    return _split_one(puzzle, disputed, rng, ops, easiest=False)
+    return _split_one(puzzle, disputed, rng, ops, easiest=False) or _recut_pair(puzzle, disputed, other, rng, ops)
+
+
+def _recut_pair(puzzle: Puzzle, cages: list[Cage], other: Grid, rng: random.Random, ops: str) -> Puzzle | None:
+    """`puzzle` with one of `cages` and a neighbouring cage cut the other way into two cages
+    of two or more cells, one of which `other` does not meet; None when there is no such
+    cut. (A rival that swaps two digits of a domino meets every clue the domino could
+    take: only moving its wall removes it.)"""
+    cage_at = {cell: cage for cage in puzzle.cages for cell in cage.cells}
+    choices = []
+    for cage in cages:
+        near = {cage_at[nb] for cell in cage.cells for nb in _neighbours(puzzle.size, cell)} - {cage}
+        for neighbour in sorted(near, key=lambda c: c.cells):
+            region = tuple(sorted(cage.cells + neighbour.cells))
+            if len(neighbour.cells) < 2 or len(region) > MAX_CELLS:
+                continue
+            for part in _cuts(region):
+                if part not in (cage.cells, neighbour.cells):
+                    choices.append((cage, neighbour, part, tuple(c for c in region if c not in part)))
+    rng.shuffle(choices)
+    for cage, neighbour, part, rest in choices:
+        others = [c for c in puzzle.cages if c is not cage and c is not neighbour]
+        halves = make_cages([part, rest], puzzle.solution, rng, ops, others)
+        if any(not half.fits([other[r][c] for r, c in half.cells]) for half in halves):
+            return Puzzle(puzzle.size, tuple(others + halves), puzzle.solution)
+    return None
+
+
+def _cuts(region: tuple[Cell, ...]) -> list[tuple[Cell, ...]]:
+    """The connected parts of `region` that hold its first cell and leave a connected
+    rest, each of two or more cells."""
+    first, *others = region
+    cuts = []
+    for mask in range(1 << len(others)):
+        part = (first, *(cell for k, cell in enumerate(others) if mask >> k & 1))
+        rest = tuple(cell for cell in region if cell not in part)
+        if len(part) >= 2 and len(rest) >= 2 and _connected(part) and _connected(rest):
+            cuts.append(part)
+    return cuts
 
 
 def unique(puzzle: Puzzle, rng: random.Random, ops: str) -> Puzzle | None:
-    """`puzzle` repaired until its own solution is its only one; None when a repair would
-    leave too many single cells. The fast solver finds rivals far sooner than the
-    human-style solve finds itself stuck."""
-    while (other := rival(puzzle)) is not None:
+    """`puzzle` repaired until its own solution is its only one; None when no repair is
+    left, or after one repair per cell (a recut may let a new rival in). The fast solver
+    finds rivals far sooner than the human-style solve finds itself stuck."""
+    for _ in range(puzzle.size**2):
+        other = rival(puzzle)
+        if other is None:
+            return puzzle
         puzzle = repair(puzzle, other, rng, ops)
         if puzzle is None:
             return None
-    return puzzle
+    return None
 
 
 def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[], bool]) -> Puzzle:
@@ -164,7 +207,7 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                 high = high.on(layout(puzzle))
                 continue
             # A new clue replaces the old one: what was deduced from it may not hold.
-            split = _reclue_open_cage(puzzle, high, ops, easiest) if tier <= 3 else None
+            split = _reclue_open_cage(puzzle, high, ops, easiest)
             if split is None:
                 break
             puzzle = split

@@ -16,58 +16,68 @@ from kaldoku_tui.engine.puzzle import Grid
 
 def random_latin_square(n: int, rng: random.Random) -> Grid:
     """A latin square of digits 1..n drawn uniformly at random with `rng`."""
-    plane = n * n
-    cube = [0] * (n * plane)  # cell (x, y, z) at x*n² + y*n + z
+    # Each line of the cube is a bitmask of its cells holding 1; the one cell at −1, when
+    # there is one, is kept apart. A line through it holds two 1s, any other line one.
+    along_x = [[0] * n for _ in range(n)]  # [y][z]: bit x
+    along_y = [[0] * n for _ in range(n)]  # [x][z]: bit y
+    along_z = [[0] * n for _ in range(n)]  # [x][y]: bit z
     for x in range(n):
         for y in range(n):
-            cube[x * plane + y * n + (x + y) % n] = 1
-
-    def lines(x: int, y: int, z: int) -> tuple[list[int], list[int], list[int]]:
-        """The three lines of the cube through (x, y, z): along x, along y, along z."""
-        return (
-            cube[y * n + z :: plane],
-            cube[x * plane + z : (x + 1) * plane : n],
-            cube[x * plane + y * n : x * plane + y * n + n],
-        )
-
-    def pick(line: list[int]) -> int:
-        """One of the two cells holding 1 in a line through an improper cell."""
-        first = line.index(1)
-        return rng.choice((first, line.index(1, first + 1)))
-
+            z = (x + y) % n
+            along_x[y][z] |= 1 << x
+            along_y[x][z] |= 1 << y
+            along_z[x][y] |= 1 << z
     improper: tuple[int, int, int] | None = None
+
+    def add(x: int, y: int, z: int) -> None:
+        nonlocal improper
+        if improper == (x, y, z):
+            improper = None
+        else:
+            along_x[y][z] |= 1 << x
+            along_y[x][z] |= 1 << y
+            along_z[x][y] |= 1 << z
+
+    def subtract(x: int, y: int, z: int) -> None:
+        nonlocal improper
+        if along_z[x][y] >> z & 1:
+            along_x[y][z] &= ~(1 << x)
+            along_y[x][z] &= ~(1 << y)
+            along_z[x][y] &= ~(1 << z)
+        else:
+            improper = (x, y, z)
+
+    def pick(line: int) -> int:
+        """One of the two 1s of a line through the improper cell."""
+        low = line & -line
+        return (low if rng.getrandbits(1) else line ^ low).bit_length() - 1
+
+    burn_in, gap = n**3, n**2
     moves = 0
-    # Look only every N³ moves: stopping at the first proper square after an improper
-    # one would favour some squares (measured at 4×4: chi-square 2700 for 575 degrees).
-    while moves % n**3 or moves == 0 or improper is not None:
+    # After N³ moves, look every N² moves: stopping at the first proper square after an
+    # improper one favours some squares (4×4, 57,600 draws: chi-square 8,865 for 575
+    # degrees); looking every N² does not (584), nor every N³ (572), at a quarter the cost.
+    while moves < burn_in or (moves - burn_in) % gap or improper is not None:
         moves += 1
         if improper is None:
             x, y = rng.randrange(n), rng.randrange(n)
-            z1 = cube[x * plane + y * n : x * plane + y * n + n].index(1)
+            z1 = along_z[x][y].bit_length() - 1
             z = rng.randrange(n - 1)
             z += z >= z1
-            along_x, along_y, _ = lines(x, y, z)
-            x1, y1 = along_x.index(1), along_y.index(1)
+            x1 = along_x[y][z].bit_length() - 1
+            y1 = along_y[x][z].bit_length() - 1
         else:
             x, y, z = improper
-            along_x, along_y, along_z = lines(x, y, z)
-            x1, y1, z1 = pick(along_x), pick(along_y), pick(along_z)
-        for a, b, c, step in (
-            (x, y, z, 1),
-            (x1, y, z, -1),
-            (x, y1, z, -1),
-            (x, y, z1, -1),
-            (x1, y1, z, 1),
-            (x1, y, z1, 1),
-            (x, y1, z1, 1),
-            (x1, y1, z1, -1),
-        ):
-            cube[a * plane + b * n + c] += step
-        improper = (x1, y1, z1) if cube[x1 * plane + y1 * n + z1] < 0 else None
-    return tuple(
-        tuple(cube[x * plane + y * n : x * plane + y * n + n].index(1) + 1 for y in range(n))
-        for x in range(n)
-    )
+            x1, y1, z1 = pick(along_x[y][z]), pick(along_y[x][z]), pick(along_z[x][y])
+        add(x, y, z)
+        subtract(x1, y, z)
+        subtract(x, y1, z)
+        subtract(x, y, z1)
+        add(x1, y1, z)
+        add(x1, y, z1)
+        add(x, y1, z1)
+        subtract(x1, y1, z1)
+    return tuple(tuple(along_z[x][y].bit_length() for y in range(n)) for x in range(n))
 
 
 def random_isotope(square: Grid, rng: random.Random) -> Grid:

@@ -18,6 +18,7 @@ have few enough candidates to list the fillings.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import product
 from math import prod
 
@@ -86,11 +87,7 @@ def candidates(puzzle: Puzzle, grid: Grid | None = None) -> dict[Cell, tuple[int
 
 def _layout(puzzle: Puzzle) -> _Layout:
     n = puzzle.size
-    rows = [tuple(r * n + c for c in range(n)) for r in range(n)]
-    cols = [tuple(r * n + c for r in range(n)) for c in range(n)]
-    peers = tuple(
-        tuple(j for j in rows[i // n] + cols[i % n] if j != i) for i in range(n * n)
-    )
+    peers, lines, lines_of = _geometry(n)
     cage_cells = tuple(tuple(r * n + c for r, c in cage.cells) for cage in puzzle.cages)
     cage_of = [0] * (n * n)
     for k, cells in enumerate(cage_cells):
@@ -99,22 +96,36 @@ def _layout(puzzle: Puzzle) -> _Layout:
     return _Layout(
         size=n,
         peers=peers,
-        lines=tuple(rows + cols),
-        lines_of=tuple((i // n, n + i % n) for i in range(n * n)),
+        lines=lines,
+        lines_of=lines_of,
         cages=puzzle.cages,
         cage_cells=cage_cells,
         cage_of=tuple(cage_of),
     )
 
 
+@lru_cache(maxsize=None)
+def _geometry(n: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """Each cell's peers, the lines (rows then columns), and each cell's two lines."""
+    rows = [tuple(r * n + c for c in range(n)) for r in range(n)]
+    cols = [tuple(r * n + c for r in range(n)) for c in range(n)]
+    peers = tuple(
+        tuple(j for j in rows[i // n] + cols[i % n] if j != i) for i in range(n * n)
+    )
+    return peers, tuple(rows + cols), tuple((i // n, n + i % n) for i in range(n * n))
+
+
 def _start(layout: _Layout) -> tuple[Values, Options]:
     n = layout.size
     full = sum(1 << d for d in range(1, n + 1))
-    options: Options = [
-        _as_bits(fillings(n, cage)) if len(cage.cells) <= TABLE_CELLS else None
-        for cage in layout.cages
-    ]
+    options: Options = [_table(n, cage) if len(cage.cells) <= TABLE_CELLS else None for cage in layout.cages]
     return [full] * (n * n), options
+
+
+@lru_cache(maxsize=4096)
+def _table(n: int, cage: Cage) -> tuple[tuple[int, ...], ...]:
+    """The fillings of `cage` as one-bit masks; a generator asks for the same cages often."""
+    return _as_bits(fillings(n, cage))
 
 
 def _as_bits(digit_tuples) -> tuple[tuple[int, ...], ...]:
@@ -161,6 +172,8 @@ def _narrow_cage(layout: _Layout, k: int, values: Values, options: Options, chan
         table = options[k] = _list_fillings(layout, k, masks)
         if not table:
             return False
+    if len(cells) == 2:
+        return _narrow_pair(cells, k, table, values, options, changed)
     unions = _unions(table)
     narrowed = False
     for pos, i in enumerate(cells):
@@ -178,6 +191,34 @@ def _narrow_cage(layout: _Layout, k: int, values: Values, options: Options, chan
         if v & allowed != v:
             values[i] = v & allowed
             changed.add(i)
+    return True
+
+
+def _narrow_pair(
+    cells: tuple[int, ...], k: int, table: tuple[tuple[int, ...], ...], values: Values, options: Options,
+    changed: set[int],
+) -> bool:
+    """_narrow_cage for a two-cell cage, the most common kind, in one pass."""
+    a, b = cells
+    va, vb = values[a], values[b]
+    kept = []
+    ua = ub = 0
+    for pair in table:
+        da, db = pair
+        if da & va and db & vb:
+            kept.append(pair)
+            ua |= da
+            ub |= db
+    if not kept:
+        return False
+    if len(kept) < len(table):
+        options[k] = tuple(kept)
+    if va & ua != va:
+        values[a] = va & ua
+        changed.add(a)
+    if vb & ub != vb:
+        values[b] = vb & ub
+        changed.add(b)
     return True
 
 
