@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kaldoku_tui.engine.fillings import can_fill, fillings, fillings_bound
-from kaldoku_tui.engine.puzzle import Cage, combine
+from kaldoku_tui.engine.fillings import fillings, fillings_bound
+from kaldoku_tui.engine.puzzle import Cage, can_fill, combine
 
 SHAPES = [
     ((0, 0),),

@@ -11,11 +11,11 @@ from hypothesis import strategies as st
 
 from kaldoku_tui.cli import main
 from kaldoku_tui.engine.check import CageState, cage_state, is_solved
-from kaldoku_tui.engine.fillings import can_fill, fillings
+from kaldoku_tui.engine.fillings import fillings
 from kaldoku_tui.engine.formats import puzzle_to_dict, read_puzzles, to_keen, to_typed
 from kaldoku_tui.engine.generator import generate
 from kaldoku_tui.engine.kinds import OP_SET_LABELS, OP_SETS, GameKind, levels_for
-from kaldoku_tui.engine.puzzle import Cage, Puzzle, PuzzleError
+from kaldoku_tui.engine.puzzle import Cage, Puzzle, PuzzleError, can_fill
 from kaldoku_tui.engine.steps import say_combos
 from kaldoku_tui.engine.techniques import grade
 

@@ -13,10 +13,10 @@ import pytest
 
 from kaldoku_tui.cli import main
 from kaldoku_tui.engine.board import Board
-from kaldoku_tui.engine.fillings import CageTooLarge, can_fill, fillings, fillings_bound
+from kaldoku_tui.engine.fillings import CageTooLarge, fillings, fillings_bound
 from kaldoku_tui.engine.formats import MAX_TEXT, read_puzzle_bytes, read_puzzles
 from kaldoku_tui.engine.hints import hint, hint_within
-from kaldoku_tui.engine.puzzle import Cage, Puzzle, PuzzleError
+from kaldoku_tui.engine.puzzle import Cage, Puzzle, PuzzleError, can_fill
 from kaldoku_tui.engine.solver import solve
 
 ROW = tuple((0, c) for c in range(9))

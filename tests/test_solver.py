@@ -7,9 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kaldoku_tui.engine.cages import make_cages, random_blocks
-from kaldoku_tui.engine.fillings import can_fill
 from kaldoku_tui.engine.latin import random_latin_square
-from kaldoku_tui.engine.puzzle import Cage, Puzzle, to_grid
+from kaldoku_tui.engine.puzzle import Cage, Puzzle, can_fill, to_grid
 from kaldoku_tui.engine.solver import candidates, count_solutions, solve
 
 # formats.md's worked Keen example and its only solution.

@@ -17,11 +17,12 @@ from kaldoku_tui.engine.puzzle import (
     Grid,
     Puzzle,
     PuzzleError,
+    can_fill,
     cell_name,
     combine,
     empty_grid,
 )
-from kaldoku_tui.engine.fillings import can_fill, fillings
+from kaldoku_tui.engine.fillings import fillings
 from kaldoku_tui.engine.formats import (
     puzzle_from_dict,
     puzzle_to_dict,

@@ -15,7 +15,7 @@ from itertools import combinations
 from math import factorial
 from typing import Iterator
 
-from kaldoku_tui.engine.arithmetic import Filling, can_make, combine, pairs_or_single, shape_of
+from kaldoku_tui.engine.arithmetic import Filling, combine, pairs_or_single, shape_of
 from kaldoku_tui.engine.puzzle import HIDDEN, SHOWN_OPS, Cage, Cell, PuzzleError, cell_name
 
 TABLE_LIMIT = 100_000
@@ -39,12 +39,6 @@ def fillings(size: int, cage: Cage) -> tuple[Filling, ...]:
             f"has too many ways to be filled (more than {TABLE_LIMIT:,})"
         )
     return table
-
-
-def can_fill(size: int, cage: Cage) -> bool:
-    """Whether any digits 1..size meet the cage's clue; quick for a cage of any size."""
-    shape = shape_of(cage.cells)
-    return any(can_make(size, shape, op, cage.target) for op in cage.ops())
 
 
 def fillings_bound(size: int, cage: Cage) -> int:

@@ -12,10 +12,10 @@ import re
 from itertools import groupby
 from typing import Any
 
-from kaldoku_tui.engine.fillings import can_fill
 from kaldoku_tui.engine.kinds import MAX_SIZE, MIN_SIZE
 from kaldoku_tui.engine.pieces import is_piece_string, read_pieces
-from kaldoku_tui.engine.puzzle import HIDDEN, OP_ALIASES, OP_SYMBOLS, Cage, Cell, Puzzle, PuzzleError, cell_name
+from kaldoku_tui.engine.puzzle import (HIDDEN, OP_ALIASES, OP_SYMBOLS, Cage, Cell, Puzzle, PuzzleError, can_fill,
+                                      cell_name)
 
 """Other spellings readers accept for an operation."""
 

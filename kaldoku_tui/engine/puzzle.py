@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Iterable, Mapping, Sequence
 
 Cell = tuple[int, int]
@@ -132,7 +133,7 @@ class Puzzle:
             raise PuzzleError(f"{len(missing)} cell(s) in no cage, first {_name(missing[0])}")
         object.__setattr__(self, "_cage_index", index)
         for cage in cages:
-            if not any(can_make(n, shape_of(cage.cells), op, cage.target) for op in cage.ops()):
+            if not can_fill(n, cage):
                 raise PuzzleError(
                     f"cage at {_name(cage.anchor)}: no digits 1..{n} make {cage.label()}"
                 )
@@ -155,6 +156,13 @@ class Puzzle:
     def with_solution(self, solution: Grid | None) -> Puzzle:
         """The same puzzle carrying `solution`."""
         return Puzzle(self.size, self.cages, solution, dict(self.meta))
+
+
+@lru_cache(maxsize=4096)
+def can_fill(size: int, cage: Cage) -> bool:
+    """Whether any digits 1..size meet the cage's clue; quick for a cage of any size, and
+    remembered, since a generator asks it of the same cages again and again."""
+    return any(can_make(size, shape_of(cage.cells), op, cage.target) for op in cage.ops())
 
 
 def empty_grid(size: int) -> Grid:

@@ -309,7 +309,7 @@ def _search(layout: _Layout, values: Values, options: Options, limit: int, found
             if count == 2:
                 break
     if best_cell < 0:
-        if _cages_met(layout, values):
+        if _cages_met(layout, values, options):
             found.append(values)
         return
     best_cage = -1
@@ -332,9 +332,11 @@ def _search(layout: _Layout, values: Values, options: Options, limit: int, found
                 return
 
 
-def _cages_met(layout: _Layout, values: Values) -> bool:
-    """Whether a full board meets every clue (tabled cages do once propagated; large ones may not)."""
+def _cages_met(layout: _Layout, values: Values, options: Options) -> bool:
+    """Whether a full board meets every clue: tabled cages do once propagated, so only the
+    cages too large to tabulate are looked at."""
     return all(
         cage.fits([_digit(values[i]) for i in cells])
-        for cage, cells in zip(layout.cages, layout.cage_cells)
+        for cage, cells, table in zip(layout.cages, layout.cage_cells, options)
+        if table is None
     )
