@@ -8,8 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kaldoku_tui.terminal import in_ascii
-from kaldoku_tui.engine.cages import MAX_CELLS, allowed_ops, make_cages, random_blocks, split_cage
-from kaldoku_tui.engine.generator import generate
+from kaldoku_tui.engine.cages import MAX_CELLS, allowed_ops, make_cages, random_blocks, singles_allowed, split_cage
+from kaldoku_tui.engine.check import is_solved
+from kaldoku_tui.engine.generator import generate, repair, rival
 from kaldoku_tui.engine.latin import random_latin_square
 from kaldoku_tui.engine.puzzle import Cage, Puzzle, PuzzleError, _connected, combine, to_grid
 
@@ -233,3 +234,29 @@ def test_isotopes_are_latin_squares_of_the_same_digits():
     digits = list(range(1, 8))
     assert other != square
     assert all(sorted(row) == digits for row in other) and all(sorted(col) == digits for col in zip(*other))
+
+
+def test_a_rival_that_swaps_a_dominos_digits_is_recut_away():
+    """At 9×9 no domino may be split into two given cells (5% of the cages at most), and
+    no clue a domino can take tells its two digits apart: the domino and a neighbour are
+    cut the other way instead, and the rival no longer solves the puzzle (most times:
+    every cut may still let it in)."""
+    seen = repaired_count = 0
+    for seed in range(80):
+        rng = random.Random(seed)
+        solution = random_latin_square(9, rng)
+        puzzle = Puzzle(9, tuple(make_cages(random_blocks(9, rng), solution, rng)), solution)
+        other = rival(puzzle)
+        disputed = [cage for cage in puzzle.cages
+                    if any(solution[r][c] != other[r][c] for r, c in cage.cells)] if other else []
+        if not disputed or any(len(cage.cells) != 2 for cage in disputed) or singles_allowed(9, puzzle.cages, 2):
+            continue
+        seen += 1
+        repaired = repair(puzzle, other, rng, "all")
+        if repaired is None:
+            continue
+        repaired_count += 1
+        assert is_solved(repaired, solution) and not is_solved(repaired, other)
+        singles = [sum(len(cage.cells) == 1 for cage in p.cages) for p in (puzzle, repaired)]
+        assert singles[1] == singles[0] and len(repaired.cages) == len(puzzle.cages)
+    assert seen >= 10 and repaired_count >= 0.8 * seen, (seen, repaired_count)

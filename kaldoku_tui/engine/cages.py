@@ -44,12 +44,12 @@ def random_blocks(n: int, rng: random.Random, max_cells: int = MAX_CELLS) -> lis
 
     for cell in order:
         if len(block_of[cell]) == 1 and rng.randrange(4):
-            singles = [nb for nb in _neighbours(n, cell) if len(block_of[nb]) == 1]
+            singles = [nb for nb in neighbours(n, cell) if len(block_of[nb]) == 1]
             if singles:
                 merge(cell, rng.choice(singles))
     for cell in order:
         if len(block_of[cell]) == 1:
-            roomy = [nb for nb in _neighbours(n, cell) if len(block_of[nb]) < max_cells]
+            roomy = [nb for nb in neighbours(n, cell) if len(block_of[nb]) < max_cells]
             if roomy:
                 merge(cell, rng.choice(roomy))
     blocks = {tuple(sorted(block)) for block in block_of.values()}
@@ -173,7 +173,8 @@ def _adjacent(cell: Cell) -> list[Cell]:
     return [(r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)]
 
 
-def _neighbours(n: int, cell: Cell) -> list[Cell]:
+def neighbours(n: int, cell: Cell) -> list[Cell]:
+    """The cells of the n×n board beside `cell`."""
     return [(r, c) for r, c in _adjacent(cell) if 0 <= r < n and 0 <= c < n]
 
 

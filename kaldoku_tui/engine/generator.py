@@ -13,7 +13,7 @@ import random
 import secrets
 from typing import Callable
 
-from kaldoku_tui.engine.cages import (MAX_CELLS, _neighbours, allowed_ops, make_cages, random_blocks, singles_allowed,
+from kaldoku_tui.engine.cages import (MAX_CELLS, allowed_ops, make_cages, neighbours, random_blocks, singles_allowed,
                                       split_cage)
 from kaldoku_tui.engine.fillings import fillings
 from kaldoku_tui.engine.kinds import (HIDDEN_OPS, LEVELS, MAX_SIZE, MIN_SIZE, OP_SETS, GameKind, levels_for,
@@ -115,7 +115,7 @@ def _recut_pair(puzzle: Puzzle, cages: list[Cage], other: Grid, rng: random.Rand
     cage_at = {cell: cage for cage in puzzle.cages for cell in cage.cells}
     choices = []
     for cage in cages:
-        near = {cage_at[nb] for cell in cage.cells for nb in _neighbours(puzzle.size, cell)} - {cage}
+        near = {cage_at[nb] for cell in cage.cells for nb in neighbours(puzzle.size, cell)} - {cage}
         for neighbour in sorted(near, key=lambda c: c.cells):
             region = tuple(sorted(cage.cells + neighbour.cells))
             if len(neighbour.cells) < 2 or len(region) > MAX_CELLS:
