@@ -18,13 +18,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import statistics
 import time
 from pathlib import Path
 
 from benchmarks.engine import percentile
 from kaldoku_tui.engine.formats import read_puzzles
-from kaldoku_tui.engine.generator import Stopped, generate, leveled
+from kaldoku_tui.engine.generator import Stopped, any_level, generate, leveled
 from kaldoku_tui.engine.kinds import (
     GENERATION_LIMIT, LEVELS, OP_SETS, SIZES, GameKind, levels_for,
 )
@@ -37,11 +38,12 @@ HELD_BACK = 5
 
 
 def make_one(kind: GameKind, seed: int, stop) -> list:
-    """The cages of one puzzle of `kind` (through `leveled` for a kind not offered)."""
-    if kind.level is None or kind.offered:
+    """The cages of one puzzle of `kind` (a kind not offered is made as `generate` would
+    make it, past its refusal)."""
+    if kind.offered:
         return list(generate(kind.size, seed=seed, ops=kind.ops, level=kind.level, stop=stop).cages)
-    import random
-
+    if kind.level is None:
+        return list(any_level(kind.size, random.Random(seed), kind.ops, stop).cages)
     tier = LEVELS.index(kind.level) + 1
     return list(leveled(kind.size, tier, random.Random(seed), kind.ops, stop).cages)
 

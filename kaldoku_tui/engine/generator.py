@@ -68,10 +68,16 @@ def generate(
         puzzle = leveled(size, LEVELS.index(level) + 1, rng, ops, stop)
         meta = {"seed": seed, "ops": ops, "difficulty": level}
         return Puzzle(puzzle.size, puzzle.cages, puzzle.solution, meta)
+    puzzle = any_level(size, rng, ops, stop)
+    return Puzzle(puzzle.size, puzzle.cages, puzzle.solution, {"seed": seed, "ops": ops})
+
+
+def any_level(size: int, rng: random.Random, ops: str, stop: Callable[[], bool]) -> Puzzle:
+    """A puzzle with exactly one solution, of whatever level comes."""
     while (puzzle := unique(candidate(size, rng, ops), rng, ops)) is None:
         if stop():
             raise Stopped(f"stopped making a {size}×{size} puzzle")
-    return Puzzle(puzzle.size, puzzle.cages, puzzle.solution, {"seed": seed, "ops": ops})
+    return puzzle
 
 
 def candidate(size: int, rng: random.Random, ops: str) -> Puzzle:

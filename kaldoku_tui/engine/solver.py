@@ -2,8 +2,8 @@
 
 After Norvig's sudoku solver. `values[i]` holds the digits cell i (row * N + col) may
 still take, as a bitmask (bit d for digit d). `options[k]` holds the fillings cage k
-may still take, each a tuple of one-bit masks in cage-cell order. Propagation keeps
-both consistent:
+may still take, each a tuple of one-bit masks in cage-cell order, with the digits they
+put in each cell. Propagation keeps both consistent:
 
 - a cell down to one digit removes it from its row and column (naked single);
 - a digit with one place left in a row or column goes there (hidden single);
@@ -32,7 +32,9 @@ LIST_LIMIT = 20_000
 """A larger cage lists its fillings once its cells allow no more combinations than this."""
 
 Values = list[int]
-Options = list["tuple[tuple[int, ...], ...] | None"]
+Table = tuple[tuple[int, ...], ...]
+Options = list["tuple[tuple[int, ...], Table] | None"]
+"""Per cage: per cell the digits its fillings put there, and the fillings; or None."""
 
 
 @dataclass(frozen=True)
@@ -123,9 +125,11 @@ def _start(layout: _Layout) -> tuple[Values, Options]:
 
 
 @lru_cache(maxsize=4096)
-def _table(n: int, cage: Cage) -> tuple[tuple[int, ...], ...]:
-    """The fillings of `cage` as one-bit masks; a generator asks for the same cages often."""
-    return _as_bits(fillings(n, cage))
+def _table(n: int, cage: Cage) -> tuple[tuple[int, ...], Table]:
+    """The fillings of `cage` as one-bit masks, with their unions; a generator asks for the
+    same cages often."""
+    table = _as_bits(fillings(n, cage))
+    return _unions(table), table
 
 
 def _as_bits(digit_tuples) -> tuple[tuple[int, ...], ...]:
@@ -164,30 +168,30 @@ def _propagate(layout: _Layout, values: Values, options: Options, changed: set[i
 def _narrow_cage(layout: _Layout, k: int, values: Values, options: Options, changed: set[int]) -> bool:
     """Keep the fillings of cage k its cells allow, and the cells' digits those fillings use."""
     cells = layout.cage_cells[k]
-    table = options[k]
-    if table is None:
+    entry = options[k]
+    if entry is None:
         masks = [values[i] for i in cells]
         if prod(m.bit_count() for m in masks) > LIST_LIMIT:
             return _bound_cage(layout.cages[k], cells, values, changed)
-        table = options[k] = _list_fillings(layout, k, masks)
+        table = _list_fillings(layout, k, masks)
         if not table:
             return False
+        entry = options[k] = _unions(table), table
+    unions, table = entry
     if len(cells) == 2:
-        return _narrow_pair(cells, k, table, values, options, changed)
-    unions = _unions(table)
+        return _narrow_pair(cells, k, unions, table, values, options, changed)
+    masks = [values[i] for i in cells]
     narrowed = False
-    for pos, i in enumerate(cells):
-        v = values[i]
-        if unions[pos] & ~v:
+    for pos, (allowed, v) in enumerate(zip(unions, masks)):
+        if allowed & ~v:
             table = tuple(f for f in table if f[pos] & v)
             narrowed = True
     if narrowed:
         if not table:
             return False
-        options[k] = table
         unions = _unions(table)
-    for i, allowed in zip(cells, unions):
-        v = values[i]
+        options[k] = unions, table
+    for i, allowed, v in zip(cells, unions, masks):
         if v & allowed != v:
             values[i] = v & allowed
             changed.add(i)
@@ -195,24 +199,25 @@ def _narrow_cage(layout: _Layout, k: int, values: Values, options: Options, chan
 
 
 def _narrow_pair(
-    cells: tuple[int, ...], k: int, table: tuple[tuple[int, ...], ...], values: Values, options: Options,
+    cells: tuple[int, ...], k: int, unions: tuple[int, ...], table: Table, values: Values, options: Options,
     changed: set[int],
 ) -> bool:
     """_narrow_cage for a two-cell cage, the most common kind, in one pass."""
     a, b = cells
     va, vb = values[a], values[b]
-    kept = []
-    ua = ub = 0
-    for pair in table:
-        da, db = pair
-        if da & va and db & vb:
-            kept.append(pair)
-            ua |= da
-            ub |= db
-    if not kept:
-        return False
-    if len(kept) < len(table):
-        options[k] = tuple(kept)
+    ua, ub = unions
+    if ua & ~va or ub & ~vb:
+        kept = []
+        ua = ub = 0
+        for pair in table:
+            da, db = pair
+            if da & va and db & vb:
+                kept.append(pair)
+                ua |= da
+                ub |= db
+        if not kept:
+            return False
+        options[k] = (ua, ub), tuple(kept)
     if va & ua != va:
         values[a] = va & ua
         changed.add(a)
@@ -222,12 +227,12 @@ def _narrow_pair(
     return True
 
 
-def _unions(table: tuple[tuple[int, ...], ...]) -> list[int]:
+def _unions(table: Table) -> tuple[int, ...]:
     """Per cage cell, the digits some filling puts there (distinct one-bit masks sum to their union)."""
-    return [sum(set(column)) for column in zip(*table)]
+    return tuple(sum(set(column)) for column in zip(*table))
 
 
-def _list_fillings(layout: _Layout, k: int, masks: list[int]) -> tuple[tuple[int, ...], ...]:
+def _list_fillings(layout: _Layout, k: int, masks: list[int]) -> Table:
     """The fillings of a large cage, listed from its cells' current candidates."""
     cage, cells, n = layout.cages[k], layout.cage_cells[k], layout.size
     clashes = [
@@ -313,12 +318,12 @@ def _search(layout: _Layout, values: Values, options: Options, limit: int, found
             found.append(values)
         return
     best_cage = -1
-    for k, table in enumerate(options):
-        if table is not None and 1 < len(table) < best:
-            best_cage, best = k, len(table)
+    for k, entry in enumerate(options):
+        if entry is not None and 1 < len(entry[1]) < best:
+            best_cage, best = k, len(entry[1])
     if best_cage >= 0:
         cells = layout.cage_cells[best_cage]
-        branches = [list(zip(cells, filling)) for filling in options[best_cage]]
+        branches = [list(zip(cells, filling)) for filling in options[best_cage][1]]
     else:
         v = values[best_cell]
         branches = [[(best_cell, 1 << d)] for d in range(1, layout.size + 1) if v >> d & 1]
