@@ -266,7 +266,7 @@ def test_every_step_is_sound_on_generated_puzzles(size, count):
 )
 def test_every_step_is_sound_on_puzzles_of_the_higher_levels(size, level, count):
     """Subsets, line rules, fish, chains and trials, which default puzzles seldom need
-    (6×6 extreme is not offered, too slow to make in the game: made here directly)."""
+    (made here directly, as `generate` would, with seeds of their own)."""
     import random
 
     from kaldoku_tui.engine.generator import leveled

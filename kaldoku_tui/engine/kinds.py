@@ -48,27 +48,25 @@ ALL_LEVELS = (None, *LEVELS)
 """Every level and "any" (None): a size an operator set is not offered at."""
 
 NOT_OFFERED = {
-    "all": {5: ("unreasonable",), 7: ("extreme",), 8: ("extreme", "unreasonable"), 9: ("extreme",)},
-    "addmul": {3: ("hard",), 4: ("hard", "extreme", "unreasonable"),
+    "all": {9: ("extreme",)},
+    "addmul": {3: ("hard",), 4: ("extreme", "unreasonable"),
                **{size: ("extreme", "unreasonable") for size in range(5, 10)}},
     "mul": {3: ("normal", "hard"), 4: ("hard", "extreme", "unreasonable"),
-            **{size: ("normal", "hard", "extreme", "unreasonable") for size in range(5, 10)}},
+            5: ("hard", "extreme", "unreasonable"), 6: ("hard", "extreme", "unreasonable"),
+            **{size: ("normal", "hard", "extreme", "unreasonable") for size in range(7, 10)}},
     "hidden": {6: ("extreme", "unreasonable"), 7: ("normal", "extreme", "unreasonable"),
                8: ALL_LEVELS, 9: ALL_LEVELS},
 }
 """Levels kaldoku does not make, by operator set and size: those whose generation took
-more than GENERATION_LIMIT seconds at the 95th percentile, or failed, when measured with
-`python -m benchmarks.levels --every-kind --seeds 10 --no-keen` on 2026-11-23 on this
-project's 2-core machine shared with other jobs (load average 4 to 5.5, which slows
-it about 3×); all at extreme (4..9, 20 seeds, load 2.5 to 3.3: p95 1.1, 1.6, 2.3, 4.9,
-4.8, 5.3 s) and hidden (every kind, 8 seeds, load 1.6 to 3; 6×6 and 7×7 normal and hard
-again with 20 seeds once their repairs kept clues hidden: 7×7 normal p95 3.1 s) measured
-again the same day.
-None stands for "any level". Extreme is rare below Keen's extreme because the line sum
-and product rules solve many such puzzles at hard; × alone rarely pins a puzzle down
-without many single cells; hidden operations leave 8×8 and 9×9 cagings ambiguous so
-often that even an any-level puzzle takes seconds. Measure again on a quieter machine
-before offering more."""
+more than GENERATION_LIMIT seconds at the 95th percentile, or failed, or came within 2×
+of it (a busy machine is that much slower), in two runs on 2026-11-23 at load 0.7 to 1
+on this project's 2-core machine: `python -m benchmarks.levels --every-kind --seeds 12
+--no-keen` (seeds 0..11), and 20 seeds from 100 up for the kinds near the line.
+None stands for "any level". 9×9 extreme: p95 1.4 and 2.1 s, 1.9 to 2.2 s in four more
+runs of 30 seeds. Extreme is rare below Keen's extreme because the line sum and product
+rules solve many such puzzles at hard; × alone rarely pins a puzzle down without many
+single cells; hidden operations leave 8×8 and 9×9 cagings ambiguous so often that even
+an any-level puzzle takes seconds (8×8 p95 2.6 s, 9×9 29 s)."""
 
 
 def offered_levels(size: int, ops: str) -> tuple[str, ...]:
