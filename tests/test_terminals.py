@@ -4,6 +4,7 @@ import io
 import os
 import signal
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -88,7 +89,7 @@ def test_box_drawing_needs_an_encoding_that_has_it():
 
 
 TINY_APP = """
-import sys
+import sys, time
 from textual.app import App
 from kaldoku_tui.terminal import exit_on_signals
 
@@ -96,8 +97,12 @@ class Tiny(App):
     def on_mount(self):
         open(sys.argv[1] + ".ready", "w").close()
 
+    def on_unmount(self):
+        if sys.argv[3] == "hang":
+            time.sleep(60)  # a shutdown that never ends, as on a dead terminal
+
 app = Tiny()
-exit_on_signals(app)
+exit_on_signals(app, grace=float(sys.argv[2]))
 app.run()
 open(sys.argv[1] + ".done", "w").write(str(app.return_code))
 """
@@ -110,15 +115,45 @@ def test_app_ends_cleanly_on_sigterm_and_hangup(tmp_path, how, status):
     script, marker = tmp_path / "tiny.py", tmp_path / "app"
     script.write_text(TINY_APP)
     done = tmp_path / "app.done"
-    terminal = Terminal([sys.executable, str(script), str(marker)])
+    # A long grace: this asks for the clean way out, which a loaded machine may slow.
+    terminal = Terminal([sys.executable, str(script), str(marker), "30", "clean"])
     try:
         assert wait_for(lambda: (tmp_path / "app.ready").exists()), terminal.screen()
         pid = terminal.pane_pid()
         if how == "SIGTERM":
             os.kill(pid, signal.SIGTERM)
-            assert wait_for(done.exists, timeout=10), "the app did not return from run()"
+            assert wait_for(done.exists, timeout=25), "the app did not return from run()"
     finally:
         terminal.close()  # tmux closes the pty: the app gets SIGHUP
-    assert wait_for(done.exists, timeout=10), "the app did not return from run()"
+    assert wait_for(done.exists, timeout=25), "the app did not return from run()"
     assert done.read_text() == str(status)
     assert wait_for(lambda: not os.path.exists(f"/proc/{pid}"), timeout=10), "still running"
+
+
+def test_a_shutdown_that_hangs_still_ends_after_the_grace(tmp_path):
+    from sshbox import Terminal, wait_for
+
+    script = tmp_path / "tiny.py"
+    script.write_text(TINY_APP)
+    terminal = Terminal([sys.executable, str(script), str(tmp_path / "app"), "0.5", "hang"])
+    try:
+        assert wait_for(lambda: (tmp_path / "app.ready").exists()), terminal.screen()
+        pid = terminal.pane_pid()
+        os.kill(pid, signal.SIGTERM)
+
+        def status() -> int | None:
+            """The exit status once the process has ended: tmux's, or, while tmux has not
+            reaped it yet, the zombie's own (field 52 of /proc/PID/stat, as waitpid gives it)."""
+            shown = terminal.tmux("display-message", "-p", "-t", "t", "#{pane_dead_status}").strip()
+            if shown:
+                return int(shown)
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            except FileNotFoundError:
+                return None
+            return int(fields[-1]) >> 8 if fields[0] == "Z" else None
+
+        assert wait_for(lambda: status() is not None, timeout=20), "the process did not end"
+        assert status() == 143 and not (tmp_path / "app.done").exists()
+    finally:
+        terminal.close()
