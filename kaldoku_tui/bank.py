@@ -17,7 +17,7 @@ from kaldoku_tui.session.store import Store
 
 
 def make_puzzle(kind: GameKind, stop: Callable[[], bool] = lambda: False) -> Puzzle:
-    """A new puzzle of this kind (seconds for a 9×9 extreme: call from a worker); raises
+    """A new puzzle of this kind (up to a second or two for the hardest: call from a worker); raises
     Stopped soon after `stop` says yes."""
     return generate(kind.size, ops=kind.ops, level=kind.level, stop=stop)
 
@@ -31,7 +31,8 @@ STARTING_KINDS = tuple(
 """The kinds kept ready from the start: every size at every level it offers, with every
 operator. Any level first, then easy to unreasonable, small sizes first within a level:
 the order a player tends to try them, and the cheap ones first so most are ready soonest
-(a 9×9 extreme takes about a second to make, the rest mostly a tenth of that or less)."""
+(an 8×8 extreme or a 9×9 unreasonable takes a few tenths of a second to make, at times
+over a second; most kinds a tenth of that or less)."""
 
 DEPTH = 2
 """Ready puzzles per kind: one to start now and one for a second new game at once, while
@@ -67,7 +68,7 @@ class Bank:
     ) -> int:
         """Make puzzles until each kind has `depth` ready, one of each kind in turn, in
         the order given. `stop` is asked between puzzles and passed to `make`, which may
-        raise Stopped when it says yes (so that quitting need not wait for a 9×9 extreme).
+        raise Stopped when it says yes (so that quitting need not wait for the slowest kinds).
         A kind `make` refuses with PuzzleError is left out from then on. Returns how
         many were made."""
         kinds = tuple(kinds)
