@@ -120,12 +120,12 @@ def _geometry(n: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
 def _start(layout: _Layout) -> tuple[Values, Options]:
     n = layout.size
     full = sum(1 << d for d in range(1, n + 1))
-    options: Options = [_table(n, cage) if len(cage.cells) <= TABLE_CELLS else None for cage in layout.cages]
+    options: Options = [_bit_table(n, cage) if len(cage.cells) <= TABLE_CELLS else None for cage in layout.cages]
     return [full] * (n * n), options
 
 
 @lru_cache(maxsize=4096)
-def _table(n: int, cage: Cage) -> tuple[tuple[int, ...], Table]:
+def _bit_table(n: int, cage: Cage) -> tuple[tuple[int, ...], Table]:
     """The fillings of `cage` as one-bit masks, with their unions; a generator asks for the
     same cages often."""
     table = _as_bits(fillings(n, cage))
