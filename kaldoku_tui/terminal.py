@@ -138,6 +138,8 @@ def exit_on_signals(app, grace: float = 3.0) -> None:
 
     def handle(signum: int, frame: object) -> None:
         status = 128 + signum
+        if signum == signal.SIGHUP:
+            write_nowhere_if_hung_up()
         watchdog = threading.Timer(grace, os._exit, (status,))
         watchdog.daemon = True
         watchdog.start()
@@ -149,6 +151,27 @@ def exit_on_signals(app, grace: float = 3.0) -> None:
 
     for signum in (signal.SIGHUP, signal.SIGTERM):
         signal.signal(signum, handle)
+
+
+def write_nowhere_if_hung_up(fds: tuple[int, ...] = (1, 2)) -> bool:
+    """If the terminal on `fds` has hung up, point them at /dev/null and say so: a write
+    to a hung-up terminal fails in Textual's writer thread, which then ends, and the
+    app's shutdown waits for it forever. A terminal that is still there is left alone."""
+    import errno
+    import termios
+
+    try:
+        termios.tcgetattr(fds[0])
+    except termios.error as error:
+        if error.args[0] != errno.EIO:  # not a terminal at all: a pipe, a file
+            return False
+    else:
+        return False
+    nowhere = os.open(os.devnull, os.O_WRONLY)
+    for fd in fds:
+        os.dup2(nowhere, fd)
+    os.close(nowhere)
+    return True
 
 
 def run_until_quit(app) -> None:

@@ -108,6 +108,30 @@ open(sys.argv[1] + ".done", "w").write(str(app.return_code))
 """
 
 
+def test_a_hung_up_terminal_is_written_nowhere_and_a_live_one_is_left_alone():
+    from kaldoku_tui.terminal import write_nowhere_if_hung_up
+
+    master, slave = os.openpty()
+    spare = os.dup(slave)
+    try:
+        assert not write_nowhere_if_hung_up((slave, spare))  # still there
+        os.close(master)  # the terminal hangs up
+        with pytest.raises(OSError):
+            os.write(slave, b"x")
+        assert write_nowhere_if_hung_up((slave, spare))
+        assert os.write(slave, b"x") == os.write(spare, b"x") == 1  # /dev/null takes it
+        assert os.path.samestat(os.fstat(slave), os.stat(os.devnull))
+    finally:
+        os.close(slave)
+        os.close(spare)
+    reading, writing = os.pipe()
+    try:
+        assert not write_nowhere_if_hung_up((writing,))  # not a terminal: left alone
+    finally:
+        os.close(reading)
+        os.close(writing)
+
+
 @pytest.mark.parametrize("how, status", [("SIGTERM", 143), ("hangup", 129)])
 def test_app_ends_cleanly_on_sigterm_and_hangup(tmp_path, how, status):
     from sshbox import Terminal, wait_for
