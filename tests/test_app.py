@@ -395,6 +395,18 @@ async def test_the_clock_runs_in_play_and_stops_in_pause(example, tmp_path):
     assert saved_session(tmp_path).elapsed == 75.0  # saved by the tick: ten seconds since the last save
 
 
+async def test_the_time_played_is_kept_when_the_app_closes(example, tmp_path):
+    # Kept as the screen goes, before the terminal is let go: closing a hung-up terminal
+    # can hang, and then only the signal watchdog ends the process.
+    now = [0.0]
+    app = make_app(example, tmp_path, now=lambda: now[0])
+    async with app.run_test(size=SIZE):
+        now[0] = 7.0  # under the ten seconds between saves: no tick saves it
+        app.game.tick()
+        assert saved_session(tmp_path).elapsed == 0.0
+    assert saved_session(tmp_path).elapsed == 7.0
+
+
 async def test_a_puzzle_being_made_shows_its_progress_and_esc_stops_it(example, tmp_path, monkeypatch):
     asked = []
 

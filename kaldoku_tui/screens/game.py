@@ -226,6 +226,9 @@ class GameScreen(Screen):
         self.cursor = message.cell
 
     def on_unmount(self) -> None:
+        # Unmount comes before the driver closes, and a driver stuck closing (a hung-up
+        # terminal) can leave only the signal watchdog to end the process.
+        self.session.keep_time()
         self.keep_cursor()
 
     # Hints: looked for in a worker, on a copy of the board.
