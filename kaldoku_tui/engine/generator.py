@@ -198,6 +198,7 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
             continue
         low = Marks.start(layout(puzzle)) if tier > 1 else None
         high = Marks.start(layout(puzzle))
+        fresh = True  # both solves began on this very puzzle
         while True:
             if stop():
                 raise Stopped(f"stopped making a {size}×{size} {LEVELS[tier - 1]} puzzle")
@@ -208,7 +209,9 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                 high.narrow(low)
             propagate(high, tier, quick=True)
             if high.solved:
-                found = tier_needed(puzzle, tier)
+                # Begun on this puzzle, the two solves are its closures under tier - 1 and
+                # tier, which is all the grader would find; after a split, it must look.
+                found = tier if fresh else tier_needed(puzzle, tier)
                 if found == tier:
                     return puzzle
                 if found is not None:
@@ -217,12 +220,14 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                 # go on from what the split puzzle itself gives.
                 low = Marks.start(layout(puzzle)) if tier > 1 else None
                 high = Marks.start(layout(puzzle))
+                fresh = True
                 continue
             split = _split_open_cage(puzzle, high, rng, ops, easiest)
             if split is not None:
                 puzzle = split
                 low = low.on(layout(puzzle)) if low is not None else None
                 high = high.on(layout(puzzle))
+                fresh = False
                 continue
             # A new clue replaces the old one: what was deduced from it may not hold.
             split = _reclue_open_cage(puzzle, high, ops, easiest)
@@ -231,6 +236,7 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
             puzzle = split
             low = Marks.start(layout(puzzle)) if tier > 1 else None
             high = Marks.start(layout(puzzle))
+            fresh = True
     raise PuzzleError(f"found no {size}×{size} puzzle of level {LEVELS[tier - 1]} with operations {ops!r}")
 
 
