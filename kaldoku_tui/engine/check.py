@@ -62,7 +62,7 @@ def is_solved(puzzle: Puzzle, grid: Grid) -> bool:
         {grid[r][c] for r in range(n)} != digits for c in range(n)
     ):
         return False
-    return all(cage.fits([grid[r][c] for r, c in cage.cells]) for cage in puzzle.cages)
+    return all(cage.met_by(grid) for cage in puzzle.cages)
 
 
 def mistakes(puzzle: Puzzle, grid: Grid) -> set[Cell]:

@@ -141,13 +141,9 @@ def _recut_pair(puzzle: Puzzle, cages: list[Cage], other: Grid, rng: random.Rand
     for cage, neighbour, part, rest in choices:
         others = [c for c in puzzle.cages if c is not cage and c is not neighbour]
         halves = make_cages([part, rest], puzzle.solution, rng, ops, others)
-        if not all(_meets(half, other) for half in halves):
+        if not all(half.met_by(other) for half in halves):
             return Puzzle(puzzle.size, tuple(others + halves), puzzle.solution)
     return None
-
-
-def _meets(cage: Cage, grid: Grid) -> bool:
-    return cage.fits([grid[r][c] for r, c in cage.cells])
 
 
 def _cuts(region: tuple[Cell, ...]) -> list[tuple[Cell, ...]]:
@@ -188,6 +184,13 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
     and the solves start over.
     """
     easiest = tier == 1
+
+    def begin(puzzle: Puzzle) -> tuple[Marks | None, Marks, bool]:
+        """The two solves begun on `puzzle` (the capped one only above tier 1), and that
+        they are fresh: begun on the very puzzle they are about."""
+        lay = layout(puzzle)
+        return (Marks.start(lay) if tier > 1 else None), Marks.start(lay), True
+
     for attempt in range(MAX_CANDIDATES):
         if attempt % SQUARE_REUSE == 0:
             square = random_latin_square(size, rng)
@@ -196,9 +199,7 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
         puzzle = unique(Puzzle(size, tuple(cages), solution), rng, ops)
         if puzzle is None:
             continue
-        low = Marks.start(layout(puzzle)) if tier > 1 else None
-        high = Marks.start(layout(puzzle))
-        fresh = True  # both solves began on this very puzzle
+        low, high, fresh = begin(puzzle)
         while True:
             if stop():
                 raise Stopped(f"stopped making a {size}×{size} {LEVELS[tier - 1]} puzzle")
@@ -209,8 +210,8 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                 high.narrow(low)
             propagate(high, tier, quick=True)
             if high.solved:
-                # Begun on this puzzle, the two solves are its closures under tier - 1 and
-                # tier, which is all the grader would find; after a split, it must look.
+                # Fresh, the two solves are the puzzle's closures under tier - 1 and tier,
+                # which is all the grader would find; after a split, it must look.
                 found = tier if fresh else tier_needed(puzzle, tier)
                 if found == tier:
                     return puzzle
@@ -218,9 +219,7 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                     break
                 # Deductions made on a cage before its split can be out of reach after it:
                 # go on from what the split puzzle itself gives.
-                low = Marks.start(layout(puzzle)) if tier > 1 else None
-                high = Marks.start(layout(puzzle))
-                fresh = True
+                low, high, fresh = begin(puzzle)
                 continue
             split = _split_open_cage(puzzle, high, rng, ops, easiest)
             if split is not None:
@@ -234,9 +233,7 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
             if split is None:
                 break
             puzzle = split
-            low = Marks.start(layout(puzzle)) if tier > 1 else None
-            high = Marks.start(layout(puzzle))
-            fresh = True
+            low, high, fresh = begin(puzzle)
     raise PuzzleError(f"found no {size}×{size} puzzle of level {LEVELS[tier - 1]} with operations {ops!r}")
 
 
@@ -268,7 +265,7 @@ def _split_one(
         for _ in range(1 if rival is None else RIVAL_SPLIT_TRIES):
             halves = split_cage(target, puzzle.solution, rng, ops, others=rest, easiest=easiest,
                                 smallest=smallest(target))
-            if halves and (rival is None or not all(_meets(half, rival) for half in halves)):
+            if halves and (rival is None or not all(half.met_by(rival) for half in halves)):
                 return Puzzle(puzzle.size, tuple(rest + halves), puzzle.solution)
         splittable.remove(target)
     return None

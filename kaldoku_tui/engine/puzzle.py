@@ -85,6 +85,10 @@ class Cage:
             return len(digits) == len(self.cells) and combine(self.op, digits) == self.target
         return self.way(digits) is not None
 
+    def met_by(self, grid: Grid) -> bool:
+        """Whether the digits `grid` puts in the cage's cells meet the clue."""
+        return self.fits([grid[r][c] for r, c in self.cells])
+
     def way(self, digits: Sequence[int]) -> str | None:
         """The operation by which these digits meet the clue (the first of + − × ÷ for a
         hidden one); None when they do not."""
@@ -210,6 +214,6 @@ def _check_solution(puzzle: Puzzle, solution: Sequence[Sequence[int]]) -> Grid:
         if {grid[r][i] for r in range(n)} != digits:
             raise PuzzleError(f"solution column {i + 1} does not hold 1..{n} once each")
     for cage in puzzle.cages:
-        if not cage.fits([grid[r][c] for r, c in cage.cells]):
+        if not cage.met_by(grid):
             raise PuzzleError(f"solution breaks the cage at {_name(cage.anchor)} ({cage.label()})")
     return grid
