@@ -8,9 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kaldoku_tui.terminal import in_ascii
-from kaldoku_tui.engine.cages import MAX_CELLS, allowed_ops, make_cages, random_blocks, singles_allowed, split_cage
+from kaldoku_tui.engine.cages import DOMINOES_IN_FOUR, MAX_CELLS, allowed_ops, make_cages, random_blocks, singles_allowed, split_cage
 from kaldoku_tui.engine.check import is_solved
-from kaldoku_tui.engine.generator import generate, repair, rival
+from kaldoku_tui.engine.generator import MUL_DOMINOES_IN_FOUR, generate, repair, rival
 from kaldoku_tui.engine.latin import random_latin_square
 from kaldoku_tui.engine.puzzle import Cage, Puzzle, PuzzleError, _connected, combine, to_grid
 
@@ -118,20 +118,27 @@ def test_bad_options_are_clear_errors(size, ops):
         generate(size, seed=1, ops=ops)
 
 
-@settings(max_examples=30, deadline=None)
-@given(size=st.integers(3, 9), seed=st.integers(0, 2**31 - 1))
-def test_random_blocks_cover_the_board_with_small_connected_blocks(size, seed):
-    blocks = random_blocks(size, random.Random(seed))
-    cells = [cell for block in blocks for cell in block]
-    assert sorted(cells) == [(r, c) for r in range(size) for c in range(size)]
-    assert all(_connected(block) and len(block) <= MAX_CELLS for block in blocks)
-
-
 def test_blocks_are_mostly_dominoes_and_triples():
     sizes = Counter(len(b) for seed in range(30) for b in random_blocks(9, random.Random(seed)))
     total = sum(sizes.values())
     assert (sizes[2] + sizes[3]) / total > 0.85
     assert sizes[5] + sizes[6] < 0.02 * total
+
+
+@settings(max_examples=30, deadline=None)
+@given(size=st.integers(3, 9), seed=st.integers(0, 2**31 - 1), dominoes=st.integers(0, 4))
+def test_random_blocks_cover_the_board_with_small_connected_blocks(size, seed, dominoes):
+    blocks = random_blocks(size, random.Random(seed), dominoes_in_four=dominoes)
+    cells = [cell for block in blocks for cell in block]
+    assert sorted(cells) == [(r, c) for r in range(size) for c in range(size)]
+    assert all(_connected(block) and len(block) <= MAX_CELLS for block in blocks)
+
+
+def test_fewer_dominoes_make_larger_blocks():
+    def mean_size(dominoes):
+        blocks = [b for seed in range(30) for b in random_blocks(6, random.Random(seed), dominoes_in_four=dominoes)]
+        return sum(map(len, blocks)) / len(blocks)
+    assert mean_size(MUL_DOMINOES_IN_FOUR) > mean_size(DOMINOES_IN_FOUR) + 0.3
 
 
 def test_operators_are_dealt_evenly():

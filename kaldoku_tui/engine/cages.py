@@ -31,8 +31,14 @@ def singles_allowed(size: int, cages: Sequence[Cage], more: int) -> bool:
 Block = tuple[Cell, ...]
 
 
-def random_blocks(n: int, rng: random.Random, max_cells: int = MAX_CELLS) -> list[Block]:
-    """A random division of the n×n board into connected blocks, in reading order."""
+DOMINOES_IN_FOUR = 3
+"""Of four lone cells, how many are joined to a lone neighbour as a domino (Keen's 3)."""
+
+
+def random_blocks(n: int, rng: random.Random, max_cells: int = MAX_CELLS,
+                  dominoes_in_four: int = DOMINOES_IN_FOUR) -> list[Block]:
+    """A random division of the n×n board into connected blocks, in reading order; the
+    fewer lone cells become dominoes, the larger the blocks."""
     order = [(r, c) for r in range(n) for c in range(n)]
     rng.shuffle(order)
     block_of = {cell: [cell] for cell in order}
@@ -43,7 +49,7 @@ def random_blocks(n: int, rng: random.Random, max_cells: int = MAX_CELLS) -> lis
             block_of[member] = joined
 
     for cell in order:
-        if len(block_of[cell]) == 1 and rng.randrange(4):
+        if len(block_of[cell]) == 1 and rng.randrange(4) >= 4 - dominoes_in_four:
             singles = [nb for nb in neighbours(n, cell) if len(block_of[nb]) == 1]
             if singles:
                 merge(cell, rng.choice(singles))

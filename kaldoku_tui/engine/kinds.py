@@ -51,9 +51,9 @@ NOT_OFFERED = {
     "all": {9: ("extreme",)},
     "addmul": {3: ("hard",), 4: ("extreme", "unreasonable"),
                **{size: ("extreme", "unreasonable") for size in range(5, 10)}},
-    "mul": {3: ("normal", "hard"), 4: ("hard", "extreme", "unreasonable"),
-            5: ("hard", "extreme", "unreasonable"), 6: ("hard", "extreme", "unreasonable"),
-            **{size: ("normal", "hard", "extreme", "unreasonable") for size in range(7, 10)}},
+    "mul": {3: ("hard",), 4: ("extreme", "unreasonable"), 5: ("hard", "extreme", "unreasonable"),
+            **{size: ("extreme", "unreasonable") for size in range(6, 9)},
+            9: ("hard", "extreme", "unreasonable")},
     "hidden": {6: ("extreme", "unreasonable"), 7: ("normal", "extreme", "unreasonable"),
                8: ALL_LEVELS, 9: ALL_LEVELS},
 }
@@ -63,7 +63,9 @@ of it (a busy machine is that much slower), in two runs on 2026-11-23 at load 0.
 on this project's 2-core machine: `python -m benchmarks.levels --every-kind --seeds 12
 --no-keen` (seeds 0..11), and 20 seeds from 100 up for the kinds near the line.
 None stands for "any level". 9×9 extreme: p95 1.4 and 2.1 s, 1.9 to 2.2 s in four more
-runs of 30 seeds. Extreme is rare below Keen's extreme because the line sum and product
+runs of 30 seeds. × only, measured again on 2026-11-24 with its larger cages (generator
+edition 5), seeds 0..11 and 100..119: 5×5 hard p95 0.78 and 1.37 s, 9×9 hard 0.63 and
+1.12 s, 6×6 unreasonable 0.99 and 7.1 s; the × only kinds offered are within 1 s. Extreme is rare below Keen's extreme because the line sum and product
 rules solve many such puzzles at hard; × alone rarely pins a puzzle down without many
 single cells; hidden operations leave 8×8 and 9×9 cagings ambiguous so often that even
 an any-level puzzle takes seconds (8×8 p95 2.6 s, 9×9 29 s)."""

@@ -1,0 +1,94 @@
+"""Generation beside Simon Tatham's Keen, the two run alternately on one machine.
+
+    python -m benchmarks.keen [--seeds 30] [--sizes 4,6,9] [--levels easy,...] [--ops all,mul]
+                              [--keen /usr/games/sgt-keen]
+
+For each kind both programs make (size × level, operator set `all` or `mul`, which is
+Keen's "multiplication only"): the median and 95th percentile milliseconds per puzzle of
+each, seed by seed in turn, and kaldoku's median over Keen's. Keen runs as one process per
+puzzle (`--generate 1 PARAMS#SEED`); the median time of a process that makes a 3×3 easy
+puzzle, measured in the same run, is taken off each of its times as process startup. That
+startup varies by a millisecond or two, so Keen's median of a kind it makes in under a
+millisecond is noise: the "batch mean" column, one process making all the kind's puzzles,
+startup taken off once, is the figure to trust there (a mean, pulled up by slow seeds).
+Keen comes with Debian's `sgt-puzzles` package (`apt-get install sgt-puzzles`); its
+`--generate` needs no display.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+from benchmarks.engine import percentile
+from kaldoku_tui.engine.generator import generate
+from kaldoku_tui.engine.kinds import LEVELS, SIZES, GameKind
+
+KEEN = "/usr/games/sgt-keen"
+KEEN_OPS = {"all": "", "mul": "m"}
+"""kaldoku's operator sets that Keen has, and the letter of Keen's parameters for each."""
+
+
+def keen_params(kind: GameKind) -> str:
+    """Keen's parameter text for `kind`, e.g. '9dh' or '6dxm'."""
+    return f"{kind.size}d{'enhxu'[LEVELS.index(kind.level)]}{KEEN_OPS[kind.ops]}"
+
+
+def keen_seconds(keen: str, params: str, seed: int, count: int = 1) -> float:
+    """Wall seconds for Keen to make `count` puzzles, its process startup included."""
+    start = time.perf_counter()
+    subprocess.run([keen, "--generate", str(count), f"{params}#kaldoku{seed}"], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+def kaldoku_seconds(kind: GameKind, seed: int) -> float:
+    start = time.perf_counter()
+    generate(kind.size, seed, kind.ops, kind.level)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seeds", type=int, default=30)
+    parser.add_argument("--sizes", default=",".join(map(str, SIZES)))
+    parser.add_argument("--levels", default=",".join(LEVELS))
+    parser.add_argument("--ops", default=",".join(KEEN_OPS))
+    parser.add_argument("--keen", default=KEEN, help="Keen's program (Debian: sgt-keen)")
+    args = parser.parse_args()
+    keen = shutil.which(args.keen)
+    if keen is None:
+        sys.exit(f"benchmarks.keen: no Keen at {args.keen} (Debian: apt-get install sgt-puzzles)")
+    for seed in range(10):  # the first processes start slower: warm the caches
+        keen_seconds(keen, "3de", seed)
+    startup = statistics.median(keen_seconds(keen, "3de", seed) for seed in range(50))
+    print(f"load average {os.getloadavg()[0]:.2f}; Keen's process startup {startup * 1000:.1f} ms "
+          f"(taken off its times)")
+    print(f"{'kind':<20}{'Keen median':>12}{'p95':>8}{'batch mean':>11}{'kaldoku median':>16}{'p95':>8}"
+          f"{'ratio':>8}")
+    for size in map(int, args.sizes.split(",")):
+        for ops in args.ops.split(","):
+            for level in args.levels.split(","):
+                kind = GameKind(size, ops, level)
+                if not kind.offered:
+                    continue
+                theirs, ours = [], []
+                for seed in range(args.seeds):
+                    theirs.append(max(keen_seconds(keen, keen_params(kind), seed) - startup, 0.0))
+                    ours.append(kaldoku_seconds(kind, seed))
+                batch = (keen_seconds(keen, keen_params(kind), 0, args.seeds) - startup) / args.seeds
+                ratio = statistics.median(ours) / max(statistics.median(theirs), 1e-4)
+                print(f"{kind.key:<20}{statistics.median(theirs) * 1000:>12.1f}"
+                      f"{percentile(theirs, 0.95) * 1000:>8.1f}{batch * 1000:>11.1f}"
+                      f"{statistics.median(ours) * 1000:>16.1f}"
+                      f"{percentile(ours, 0.95) * 1000:>8.1f}{ratio:>7.1f}×", flush=True)
+    print(f"load average {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()
