@@ -65,10 +65,12 @@ on this project's 2-core machine: `python -m benchmarks.levels --every-kind --se
 None stands for "any level". 9×9 extreme: p95 1.4 and 2.1 s, 1.9 to 2.2 s in four more
 runs of 30 seeds. × only, measured again on 2026-11-24 with its larger cages (generator
 edition 5), seeds 0..11 and 100..119: 5×5 hard p95 0.78 and 1.37 s, 9×9 hard 0.63 and
-1.12 s, 6×6 unreasonable 0.99 and 7.1 s; the × only kinds offered are within 1 s. Extreme is rare below Keen's extreme because the line sum and product
-rules solve many such puzzles at hard; × alone rarely pins a puzzle down without many
-single cells; hidden operations leave 8×8 and 9×9 cagings ambiguous so often that even
-an any-level puzzle takes seconds (8×8 p95 2.6 s, 9×9 29 s)."""
+1.12 s, 6×6 unreasonable 0.99 and 7.1 s; the × only kinds offered are within 1 s.
+Extreme is rare below Keen's extreme because the line sum and product rules solve many
+such puzzles at hard; × only extreme and unreasonable puzzles are rarer still (at 4×4
+and 5×5 most seeds gave up after 5,000 candidates, 6×6 to 9×9 took seconds); hidden
+operations leave 8×8 and 9×9 cagings ambiguous so often that even an any-level puzzle
+takes seconds (8×8 p95 2.6 s, 9×9 29 s)."""
 
 
 def offered_levels(size: int, ops: str) -> tuple[str, ...]:
