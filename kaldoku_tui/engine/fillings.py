@@ -26,10 +26,12 @@ class CageTooLarge(PuzzleError):
     """A cage with too many fillings to list them (a whole row or more under one clue)."""
 
 
+@lru_cache(maxsize=8192)
 def fillings(size: int, cage: Cage) -> tuple[Filling, ...]:
     """All fillings of `cage` on a board of `size`, in increasing order.
 
-    Raises CageTooLarge when the cage may have more than TABLE_LIMIT of them.
+    Raises CageTooLarge when the cage may have more than TABLE_LIMIT of them. Remembered
+    by cage as well as by form: the solvers ask for the same cages thousands of times.
     """
     shape = shape_of(cage.cells)
     table = _table(size, shape, cage.op, cage.target)

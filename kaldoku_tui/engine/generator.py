@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import random
 import secrets
+from functools import lru_cache
 from typing import Callable
 
+from kaldoku_tui.engine.arithmetic import shape_of
 from kaldoku_tui.engine.cages import (DOMINOES_IN_FOUR, MAX_CELLS, allowed_ops, make_cages, neighbours, random_blocks,
                                       singles_allowed, split_cage)
 from kaldoku_tui.engine.fillings import fillings
@@ -153,16 +155,24 @@ def _recut_pair(puzzle: Puzzle, cages: list[Cage], other: Grid, rng: random.Rand
 
 
 def _cuts(region: tuple[Cell, ...]) -> list[tuple[Cell, ...]]:
-    """The connected parts of `region` that hold its first cell and leave a connected
-    rest, each of two or more cells."""
-    first, *others = region
+    """The connected parts of `region` (in reading order) that hold its first cell and
+    leave a connected rest, each of two or more cells."""
+    top = min(r for r, _ in region)
+    left = min(c for _, c in region)
+    return [tuple((r + top, c + left) for r, c in part) for part in _shape_cuts(shape_of(region))]
+
+
+@lru_cache(maxsize=4096)
+def _shape_cuts(shape: tuple[Cell, ...]) -> tuple[tuple[Cell, ...], ...]:
+    """_cuts of a region at the top left corner: regions of one shape share them."""
+    first, *others = shape
     cuts = []
     for mask in range(1 << len(others)):
         part = (first, *(cell for k, cell in enumerate(others) if mask >> k & 1))
-        rest = tuple(cell for cell in region if cell not in part)
+        rest = tuple(cell for cell in shape if cell not in part)
         if len(part) >= 2 and len(rest) >= 2 and _connected(part) and _connected(rest):
             cuts.append(part)
-    return cuts
+    return tuple(cuts)
 
 
 def unique(puzzle: Puzzle, rng: random.Random, ops: str) -> Puzzle | None:

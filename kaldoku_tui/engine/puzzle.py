@@ -188,6 +188,9 @@ _name = cell_name
 
 
 def _connected(cells: tuple[Cell, ...]) -> bool:
+    if len(cells) == 2:  # most cages: a quick answer
+        (r1, c1), (r2, c2) = cells
+        return abs(r1 - r2) + abs(c1 - c2) == 1
     todo, seen = [cells[0]], {cells[0]}
     members = set(cells)
     while todo:
