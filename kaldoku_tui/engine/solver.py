@@ -144,7 +144,8 @@ def _propagate(layout: _Layout, values: Values, options: Options, changed: set[i
     """Apply singles and cage fillings until nothing changes; False on a contradiction."""
     peers, lines, lines_of, cage_of = layout.peers, layout.lines, layout.lines_of, layout.cage_of
     while changed:
-        batch = sorted(changed)
+        # Any order reaches the same values: each rule only narrows.
+        batch = list(changed)
         changed.clear()
         for i in batch:
             v = values[i]
@@ -156,10 +157,10 @@ def _propagate(layout: _Layout, values: Values, options: Options, changed: set[i
                             return False
                         values[p] = left
                         changed.add(p)
-        for k in sorted({cage_of[i] for i in batch}):
+        for k in {cage_of[i] for i in batch}:
             if not _narrow_cage(layout, k, values, options, changed):
                 return False
-        for line in sorted({line for i in batch for line in lines_of[i]}):
+        for line in {line for i in batch for line in lines_of[i]}:
             if not _hidden_singles(lines[line], values, changed):
                 return False
     return True
