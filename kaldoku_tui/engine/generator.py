@@ -292,20 +292,32 @@ def _reclue_open_cage(puzzle: Puzzle, marks: Marks, ops: str, easiest: bool) -> 
     """`puzzle` with the open cage of most fillings given the allowed operation that
     fewest fillings meet; None when no open cage has a narrower clue."""
     lay = layout(puzzle)
-    solution = puzzle.solution
     best = None
     for k in sorted({lay.cage_of[i] for i, placed in enumerate(marks.placed) if not placed}):
-        cage = puzzle.cages[k]
-        digits = [solution[r][c] for r, c in cage.cells]
-        now = len(fillings(puzzle.size, cage))
-        for op in allowed_ops(cage.cells, solution, ops, easiest):
-            # A hidden set keeps its operations hidden: the new clue is the target alone.
-            shown = HIDDEN if ops in HIDDEN_OPS and len(cage.cells) > 1 else op
-            other = Cage(cage.cells, shown, combine(op, digits))
-            fewer = now - len(fillings(puzzle.size, other))
-            if fewer > 0 and (best is None or (now, fewer) > best[0]):
-                best = ((now, fewer), k, other)
+        narrower = _narrowest_clue(puzzle.size, puzzle.cages[k], puzzle.solution, ops, easiest)
+        if narrower is not None and (best is None or narrower[0] > best[0]):
+            best = (narrower[0], k, narrower[1])
     if best is None:
         return None
     _, k, other = best
-    return Puzzle(puzzle.size, puzzle.cages[:k] + (other,) + puzzle.cages[k + 1:], solution)
+    return Puzzle(puzzle.size, puzzle.cages[:k] + (other,) + puzzle.cages[k + 1:], puzzle.solution)
+
+
+@lru_cache(maxsize=1024)
+def _narrowest_clue(
+    size: int, cage: Cage, solution: Grid, ops: str, easiest: bool
+) -> tuple[tuple[int, int], Cage] | None:
+    """The clue of `cage`'s cells, by an allowed operation, that fewest fillings meet, with
+    (the fillings of the cage now, how many fewer); None when none is narrower. Remembered:
+    a candidate's open cages are looked at again after each new clue."""
+    digits = [solution[r][c] for r, c in cage.cells]
+    now = len(fillings(size, cage))
+    best = None
+    for op in allowed_ops(cage.cells, solution, ops, easiest):
+        # A hidden set keeps its operations hidden: the new clue is the target alone.
+        shown = HIDDEN if ops in HIDDEN_OPS and len(cage.cells) > 1 else op
+        other = Cage(cage.cells, shown, combine(op, digits))
+        fewer = now - len(fillings(size, other))
+        if fewer > 0 and (best is None or fewer > best[0][1]):
+            best = ((now, fewer), other)
+    return best
