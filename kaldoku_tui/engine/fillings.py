@@ -26,7 +26,7 @@ class CageTooLarge(PuzzleError):
     """A cage with too many fillings to list them (a whole row or more under one clue)."""
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=4096)
 def fillings(size: int, cage: Cage) -> tuple[Filling, ...]:
     """All fillings of `cage` on a board of `size`, in increasing order.
 
