@@ -8,7 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kaldoku_tui.terminal import in_ascii
-from kaldoku_tui.engine.cages import DOMINOES_IN_FOUR, MAX_CELLS, allowed_ops, make_cages, random_blocks, singles_allowed, split_cage
+from kaldoku_tui.engine.cages import (DOMINOES_IN_FOUR, MAX_CELLS, allowed_ops, make_cages, random_blocks,
+                                      singles_allowed, split_cage)
 from kaldoku_tui.engine.check import is_solved
 from kaldoku_tui.engine.generator import MUL_DOMINOES_IN_FOUR, generate, repair, rival
 from kaldoku_tui.engine.latin import random_latin_square
@@ -136,7 +137,8 @@ def test_random_blocks_cover_the_board_with_small_connected_blocks(size, seed, d
 
 def test_fewer_dominoes_make_larger_blocks():
     def mean_size(dominoes):
-        blocks = [b for seed in range(30) for b in random_blocks(6, random.Random(seed), dominoes_in_four=dominoes)]
+        blocks = [block for seed in range(30)
+                  for block in random_blocks(6, random.Random(seed), dominoes_in_four=dominoes)]
         return sum(map(len, blocks)) / len(blocks)
     assert mean_size(MUL_DOMINOES_IN_FOUR) > mean_size(DOMINOES_IN_FOUR) + 0.3
 

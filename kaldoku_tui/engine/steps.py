@@ -79,14 +79,10 @@ class Layout:
         ]
         self.cage_cells: list[list[int]] = [[r * n + c for r, c in cage.cells] for cage in puzzle.cages]
         self.cage_of: list[int] = [puzzle.cage_index((i // n, i % n)) for i in range(n * n)]
-        self._fillings: list[tuple[Filling, ...] | None] = [None] * len(puzzle.cages)
 
     def fillings(self, k: int) -> tuple[Filling, ...]:
-        """Every filling of cage `k`, ignoring the rest of the board."""
-        found = self._fillings[k]
-        if found is None:
-            found = self._fillings[k] = fillings(self.size, self.puzzle.cages[k])
-        return found
+        """Every filling of cage `k`, ignoring the rest of the board (remembered by `fillings`)."""
+        return fillings(self.size, self.puzzle.cages[k])
 
     def cell(self, i: int) -> Cell:
         return divmod(i, self.size)
