@@ -97,6 +97,15 @@ def test_several_solutions_are_all_found_and_all_different():
     assert sorted(found) == sorted(latin_squares(3))
 
 
+def test_other_than_leaves_one_solution_out():
+    assert solve(KEEN, other_than=KEEN_SOLUTION) == []
+    puzzle = Puzzle(3, (Cage(every_cell(3), "+", 18),))
+    first = next(latin_squares(3))
+    others = solve(puzzle, limit=100, other_than=first)
+    assert len(others) == 11 and first not in others
+    assert len(solve(puzzle, limit=1, other_than=first)) == 1
+
+
 def test_limit_caps_the_solutions_returned():
     puzzle = Puzzle(4, tuple(Cage(tuple((r, c) for c in range(4)), "+", 10) for r in range(4)))
     assert len(solve(puzzle, limit=2)) == 2
@@ -168,3 +177,6 @@ def test_solver_agrees_with_brute_force(puzzle):
     expected = brute_force(puzzle)
     assert sorted(solve(puzzle, limit=1000)) == sorted(expected)
     assert count_solutions(puzzle) == min(len(expected), 2)
+    if expected:
+        others = solve(puzzle, limit=1000, other_than=expected[0])
+        assert sorted(others) == sorted(expected[1:])

@@ -22,7 +22,7 @@ from kaldoku_tui.engine.kinds import (HIDDEN_OPS, LEVELS, MAX_SIZE, MIN_SIZE, OP
                                       offered_levels)
 from kaldoku_tui.engine.latin import random_isotope, random_latin_square
 from kaldoku_tui.engine.puzzle import HIDDEN, Cage, Cell, Grid, Puzzle, PuzzleError, _connected, combine
-from kaldoku_tui.engine.solver import solve
+from kaldoku_tui.engine.solver import candidates, solve
 from kaldoku_tui.engine.steps import Marks
 from kaldoku_tui.engine.techniques import layout, propagate, tier_needed
 
@@ -102,10 +102,8 @@ def candidate(size: int, rng: random.Random, ops: str) -> Puzzle:
 
 def rival(puzzle: Puzzle) -> Grid | None:
     """A solution of `puzzle` other than its own, or None when its own is the only one."""
-    for found in solve(puzzle, limit=2):
-        if found != puzzle.solution:
-            return found
-    return None
+    found = solve(puzzle, limit=1, other_than=puzzle.solution)
+    return found[0] if found else None
 
 
 def repair(puzzle: Puzzle, other: Grid, rng: random.Random, ops: str) -> Puzzle | None:
@@ -215,6 +213,10 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
         cages = make_cages(random_blocks(size, rng, dominoes_in_four=dominoes), solution, rng, ops, easiest=easiest)
         puzzle = unique(Puzzle(size, tuple(cages), solution), rng, ops)
         if puzzle is None:
+            continue
+        # Singles and whole fillings (tiers 1 and 2) solve it: too easy above tier 2, and
+        # the fast solver tells so far sooner than the human-style solves would.
+        if tier > 2 and all(len(digits) == 1 for digits in candidates(puzzle).values()):
             continue
         low, high, fresh = begin(puzzle)
         while True:
