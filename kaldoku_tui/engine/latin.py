@@ -16,41 +16,24 @@ from kaldoku_tui.engine.puzzle import Grid
 
 def random_latin_square(n: int, rng: random.Random) -> Grid:
     """A latin square of digits 1..n drawn uniformly at random with `rng`."""
-    # Each line of the cube is a bitmask of its cells holding 1; the one cell at −1, when
-    # there is one, is kept apart. A line through it holds two 1s, any other line one.
-    along_x = [[0] * n for _ in range(n)]  # [y][z]: bit x
-    along_y = [[0] * n for _ in range(n)]  # [x][z]: bit y
-    along_z = [[0] * n for _ in range(n)]  # [x][y]: bit z
+    # Each line of the cube is a bitmask of its cells holding 1, in three flat tables:
+    # along_x[y * n + z] has bit x, along_y[x * n + z] bit y, along_z[x * n + y] bit z.
+    # The one cell at −1, when there is one, is kept apart; a line through it holds two
+    # 1s, any other line one. A move's eight steps are written out: this is the hot loop.
+    along_x, along_y, along_z = [0] * (n * n), [0] * (n * n), [0] * (n * n)
     for x in range(n):
         for y in range(n):
             z = (x + y) % n
-            along_x[y][z] |= 1 << x
-            along_y[x][z] |= 1 << y
-            along_z[x][y] |= 1 << z
-    improper: tuple[int, int, int] | None = None
-
-    def add(x: int, y: int, z: int) -> None:
-        nonlocal improper
-        if improper == (x, y, z):
-            improper = None
-        else:
-            along_x[y][z] |= 1 << x
-            along_y[x][z] |= 1 << y
-            along_z[x][y] |= 1 << z
-
-    def subtract(x: int, y: int, z: int) -> None:
-        nonlocal improper
-        if along_z[x][y] >> z & 1:
-            along_x[y][z] &= ~(1 << x)
-            along_y[x][z] &= ~(1 << y)
-            along_z[x][y] &= ~(1 << z)
-        else:
-            improper = (x, y, z)
+            along_x[y * n + z] |= 1 << x
+            along_y[x * n + z] |= 1 << y
+            along_z[x * n + y] |= 1 << z
+    improper = None
+    randrange, getrandbits = rng.randrange, rng.getrandbits
 
     def pick(line: int) -> int:
         """One of the two 1s of a line through the improper cell."""
         low = line & -line
-        return (low if rng.getrandbits(1) else line ^ low).bit_length() - 1
+        return (low if getrandbits(1) else line ^ low).bit_length() - 1
 
     burn_in, gap = n**3, n**2
     moves = 0
@@ -60,24 +43,52 @@ def random_latin_square(n: int, rng: random.Random) -> Grid:
     while moves < burn_in or (moves - burn_in) % gap or improper is not None:
         moves += 1
         if improper is None:
-            x, y = rng.randrange(n), rng.randrange(n)
-            z1 = along_z[x][y].bit_length() - 1
-            z = rng.randrange(n - 1)
+            x, y = randrange(n), randrange(n)
+            z1 = along_z[x * n + y].bit_length() - 1
+            z = randrange(n - 1)
             z += z >= z1
-            x1 = along_x[y][z].bit_length() - 1
-            y1 = along_y[x][z].bit_length() - 1
+            x1 = along_x[y * n + z].bit_length() - 1
+            y1 = along_y[x * n + z].bit_length() - 1
         else:
             x, y, z = improper
-            x1, y1, z1 = pick(along_x[y][z]), pick(along_y[x][z]), pick(along_z[x][y])
-        add(x, y, z)
-        subtract(x1, y, z)
-        subtract(x, y1, z)
-        subtract(x, y, z1)
-        add(x1, y1, z)
-        add(x1, y, z1)
-        add(x, y1, z1)
-        subtract(x1, y1, z1)
-    return tuple(tuple(along_z[x][y].bit_length() for y in range(n)) for x in range(n))
+            x1 = pick(along_x[y * n + z])
+            y1 = pick(along_y[x * n + z])
+            z1 = pick(along_z[x * n + y])
+        bx, bx1, by, by1, bz, bz1 = 1 << x, 1 << x1, 1 << y, 1 << y1, 1 << z, 1 << z1
+        # +1 at (x, y, z): it cancels the improper cell's −1 when there is one.
+        if improper is None:
+            along_x[y * n + z] |= bx
+            along_y[x * n + z] |= by
+            along_z[x * n + y] |= bz
+        # −1 at (x1, y, z), (x, y1, z), (x, y, z1): each held a 1.
+        along_x[y * n + z] ^= bx1
+        along_y[x1 * n + z] ^= by
+        along_z[x1 * n + y] ^= bz
+        along_x[y1 * n + z] ^= bx
+        along_y[x * n + z] ^= by1
+        along_z[x * n + y1] ^= bz
+        along_x[y * n + z1] ^= bx
+        along_y[x * n + z1] ^= by
+        along_z[x * n + y] ^= bz1
+        # +1 at (x1, y1, z), (x1, y, z1), (x, y1, z1): each held a 0.
+        along_x[y1 * n + z] |= bx1
+        along_y[x1 * n + z] |= by1
+        along_z[x1 * n + y1] |= bz
+        along_x[y * n + z1] |= bx1
+        along_y[x1 * n + z1] |= by
+        along_z[x1 * n + y] |= bz1
+        along_x[y1 * n + z1] |= bx
+        along_y[x * n + z1] |= by1
+        along_z[x * n + y1] |= bz1
+        # −1 at (x1, y1, z1): a 1 becomes 0, or a 0 becomes the improper cell.
+        if along_z[x1 * n + y1] & bz1:
+            along_x[y1 * n + z1] ^= bx1
+            along_y[x1 * n + z1] ^= by1
+            along_z[x1 * n + y1] ^= bz1
+            improper = None
+        else:
+            improper = (x1, y1, z1)
+    return tuple(tuple(along_z[x * n + y].bit_length() for y in range(n)) for x in range(n))
 
 
 def random_isotope(square: Grid, rng: random.Random) -> Grid:
