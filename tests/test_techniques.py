@@ -4,6 +4,7 @@ import pytest
 
 from kaldoku_tui.engine import techniques as t
 from kaldoku_tui.engine.puzzle import Cage, Puzzle, cell_name
+from kaldoku_tui.engine.solver import refuted
 from kaldoku_tui.engine.steps import Marks, bit
 
 # Simon Tatham's example 4:aa_a__a__a_a__a_a,d2m12s1a5s1m4d2a5 (formats.md).
@@ -180,6 +181,18 @@ def test_tier_needed_is_the_explained_solves_tier_without_words():
     assert_sound(NEEDS_TRIAL, steps)
 
 
+def test_refuted_digits_are_never_the_solutions():
+    marks = Marks.start(t.layout(NEEDS_TRIAL))
+    t.propagate(marks, 4, quick=True)  # stuck: tiers 1-4 go no further
+    found = refuted(NEEDS_TRIAL, marks.cand, most=NEEDS_TRIAL.size)
+    assert found
+    for i, mask in found.items():
+        r, c = divmod(i, NEEDS_TRIAL.size)
+        assert not mask >> NEEDS_TRIAL.solution[r][c] & 1
+        assert mask & ~marks.cand[i] == 0
+    assert refuted(NEEDS_TRIAL, marks.cand, most=1) == {}
+
+
 def test_forcing_chain_over_two_digit_cells():
     marks = marks_with(KEEN, {(0, 0): {1, 2}, (0, 2): {2, 3}, (2, 2): {1, 3}})
     step = first(t.forcing_chain, marks)
@@ -278,3 +291,8 @@ def test_every_step_is_sound_on_puzzles_of_the_higher_levels(size, level, count)
         for step in solve.steps:
             assert_worded(step)
         assert solve.solved and solve.grid == puzzle.solution
+        # The grader's unworded way (trials found by the fast solver, several at once)
+        # is sound too, and reaches the same tier.
+        marks = Marks.start(t.layout(puzzle))
+        assert_sound(puzzle, t.propagate(marks, 5, quick=True))
+        assert marks.solved and t.tier_needed(puzzle) == solve.tier

@@ -89,6 +89,29 @@ def candidates(puzzle: Puzzle, grid: Grid | None = None) -> dict[Cell, tuple[int
     }
 
 
+def refuted(puzzle: Puzzle, values: list[int], most: int) -> dict[int, int] | None:
+    """The digits that lead to a contradiction by singles and cage fillings alone when
+    placed in a cell with at most `most` candidates: one trial each, followed as far as
+    tiers 1 and 2 go. `values` holds each cell's candidates in reading order (bit d for
+    digit d); the answer, by cell, is in the same form. None when `values` already
+    contradict the puzzle."""
+    layout = _layout(puzzle)
+    values = values[:]
+    _, options = _start(layout)
+    if not _propagate(layout, values, options, set(range(len(values)))):
+        return None
+    found = {}
+    for i, v in enumerate(values):
+        if v & (v - 1) and v.bit_count() <= most:
+            for d in range(1, layout.size + 1):
+                if v >> d & 1:
+                    trial = values[:]
+                    trial[i] = 1 << d
+                    if not _propagate(layout, trial, options[:], {i}):
+                        found[i] = found.get(i, 0) | 1 << d
+    return found
+
+
 def _layout(puzzle: Puzzle) -> _Layout:
     n = puzzle.size
     peers, lines, lines_of = _geometry(n)
