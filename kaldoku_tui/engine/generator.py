@@ -214,8 +214,8 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
         puzzle = unique(Puzzle(size, tuple(cages), solution), rng, ops)
         if puzzle is None:
             continue
-        # Singles and whole fillings (tiers 1 and 2) solve it: too easy above tier 2, and
-        # the fast solver tells so far sooner than the human-style solves would.
+        # Singles and cage fillings cell by cell (tiers 1 and 2) solve it: too easy above
+        # tier 2, and the fast solver tells so far sooner than the human-style solves.
         if tier > 2 and all(len(digits) == 1 for digits in candidates(puzzle).values()):
             continue
         low, high, fresh = begin(puzzle)
