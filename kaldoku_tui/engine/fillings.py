@@ -126,9 +126,6 @@ def _search(size: int, shape: tuple[Cell, ...], op: str, target: int) -> Iterato
         yield from extend(0, target)
 
 
-# --- Whether a cage can be filled, by digit counts ------------------------------------
-
-
 # --- How many fillings at most ------------------------------------------------------
 
 
