@@ -1,10 +1,11 @@
 """Time generation of every kind offered, and grade Keen's puzzles.
 
-    python -m benchmarks.levels [--seeds 20] [--sizes 3,...,9] [--ops all,addmul,mul]
-                                [--levels any,easy,...] [--every-kind] [--no-keen]
+    python -m benchmarks.levels [--seeds 20] [--first-seed 0] [--sizes 3,...,9]
+                                [--ops all,addmul,mul] [--levels any,easy,...]
+                                [--every-kind] [--no-keen]
 
 Prints, for each kind offered (size × operator set × level, `any` for no level asked):
-the median, 95th percentile and maximum seconds to generate a puzzle (seeds 0..SEEDS-1)
+the median, 95th percentile and maximum seconds to generate a puzzle (seeds FIRST_SEED up, SEEDS of them)
 and the share of single-cell cages; a kind over GENERATION_LIMIT at the 95th percentile
 is flagged. `--every-kind` measures the kinds not offered too (each stops after SEEDS ×
 GENERATION_LIMIT seconds): the run that decides `NOT_OFFERED` in engine/kinds.py.
@@ -48,11 +49,11 @@ def make_one(kind: GameKind, seed: int, stop) -> list:
     return list(leveled(kind.size, tier, random.Random(seed), kind.ops, stop).cages)
 
 
-def measure(kind: GameKind, seeds: int) -> tuple[list[float], list[float], str]:
+def measure(kind: GameKind, seeds: range) -> tuple[list[float], list[float], str]:
     """Seconds per puzzle, share of single cells per puzzle, and why it stopped early."""
     made, singles = [], []
-    deadline = time.perf_counter() + seeds * GENERATION_LIMIT
-    for seed in range(seeds):
+    deadline = time.perf_counter() + len(seeds) * GENERATION_LIMIT
+    for seed in seeds:
         start = time.perf_counter()
         try:
             cages = make_one(kind, seed, lambda: time.perf_counter() > deadline)
@@ -75,7 +76,7 @@ def generation_table(args) -> None:
                 kind = GameKind(size, ops, None if level == "any" else level)
                 if not kind.offered and not args.every_kind:
                     continue
-                made, singles, why = measure(kind, args.seeds)
+                made, singles, why = measure(kind, range(args.first_seed, args.first_seed + args.seeds))
                 note = why or ("over limit" if percentile(made, 0.95) > GENERATION_LIMIT else "")
                 if not kind.offered:
                     note = f"not offered {note}".strip()
@@ -116,6 +117,7 @@ def keen_table(path: Path) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seeds", type=int, default=20, help="puzzles per kind (default 20)")
+    parser.add_argument("--first-seed", type=int, default=0, help="the first seed (default 0)")
     parser.add_argument("--sizes", default=",".join(map(str, SIZES)), help="comma-separated sizes")
     parser.add_argument("--ops", default=",".join(OP_SETS), help="comma-separated operator sets")
     parser.add_argument("--levels", default=",".join(("any", *LEVELS)), help="comma-separated levels")
