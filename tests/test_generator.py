@@ -11,9 +11,12 @@ from kaldoku_tui.terminal import in_ascii
 from kaldoku_tui.engine.cages import (DOMINOES_IN_FOUR, MAX_CELLS, allowed_ops, make_cages, random_blocks,
                                       singles_allowed, split_cage)
 from kaldoku_tui.engine.check import is_solved
-from kaldoku_tui.engine.generator import MUL_DOMINOES_IN_FOUR, generate, repair, rival
+from kaldoku_tui.engine.generator import MUL_DOMINOES_IN_FOUR, candidate, generate, repair, rival
 from kaldoku_tui.engine.latin import random_latin_square
 from kaldoku_tui.engine.puzzle import Cage, Puzzle, PuzzleError, _connected, combine, to_grid
+from kaldoku_tui.engine.solver import candidates
+from kaldoku_tui.engine.steps import Marks, digits_of
+from kaldoku_tui.engine.techniques import layout, propagate
 
 
 def count_by_backtracking(puzzle, limit=2):
@@ -285,3 +288,17 @@ def test_a_repair_leaves_the_rival_out_when_some_split_can():
             assert is_solved(repaired, solution)
             left_out += not is_solved(repaired, other)
     assert left_out >= 30
+
+
+@pytest.mark.parametrize("ops", ["all", "mul", "hidden"])
+def test_the_fast_solvers_propagation_is_tiers_one_and_two(ops):
+    """The generator takes the fast solver's propagation for the human-style tiers 1
+    and 2 (singles, cage fillings cell by cell): on raw candidates, many with several
+    solutions, both leave every cell the same digits."""
+    rng = random.Random(12)
+    for size in (4, 5, 6, 7, 8) * 12:
+        puzzle = candidate(size, rng, ops)
+        marks = Marks.start(layout(puzzle))
+        propagate(marks, 2, quick=True)
+        human = {(i // size, i % size): tuple(digits_of(mask)) for i, mask in enumerate(marks.cand)}
+        assert candidates(puzzle) == human, puzzle

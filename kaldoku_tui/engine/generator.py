@@ -195,16 +195,19 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
     cage with open cells is split (largest first) and both solves resume, since a split
     only adds constraints and every deduction made stays true. Where a split would
     leave too many single cells, a cage gets a clue that fewer fillings meet instead,
-    and the solves start over.
+    and the solves start over. Tiers 1 and 2 together are the fast solver's
+    propagation, which stands in for them: for the capped solve at tier 3, and for
+    the whole of tier 2 (`_normal`).
     """
     easiest = tier == 1
     dominoes = MUL_DOMINOES_IN_FOUR if ops == "mul" and not easiest else DOMINOES_IN_FOUR
 
     def begin(puzzle: Puzzle) -> tuple[Marks | None, Marks, bool]:
-        """The two solves begun on `puzzle` (the capped one only above tier 1), and that
-        they are fresh: begun on the very puzzle they are about."""
+        """The two solves begun on `puzzle` (the capped one only above tier 3: capped at
+        tier 2, it is the fast solver's propagation), and that they are fresh: begun on
+        the very puzzle they are about."""
         lay = layout(puzzle)
-        return (Marks.start(lay) if tier > 1 else None), Marks.start(lay), True
+        return (Marks.start(lay) if tier > 3 else None), Marks.start(lay), True
 
     for attempt in range(MAX_CANDIDATES):
         if attempt % SQUARE_REUSE == 0:
@@ -216,13 +219,25 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
             continue
         # Singles and cage fillings cell by cell (tiers 1 and 2) solve it: too easy above
         # tier 2, and the fast solver tells so far sooner than the human-style solves.
-        if tier > 2 and all(len(digits) == 1 for digits in candidates(puzzle).values()):
+        closure = candidates(puzzle) if tier > 2 else None
+        if closure is not None and _finished(closure):
+            continue
+        if tier == 2:
+            puzzle = _normal(puzzle, rng, ops, stop)
+            if puzzle is not None:
+                return puzzle
             continue
         low, high, fresh = begin(puzzle)
         while True:
             if stop():
                 raise Stopped(f"stopped making a {size}×{size} {LEVELS[tier - 1]} puzzle")
-            if low is not None:
+            if tier == 3:
+                closure = closure or candidates(puzzle)
+                if _finished(closure):
+                    break
+                high.keep([sum(1 << d for d in digits) for digits in closure.values()])
+                closure = None
+            elif low is not None:
                 propagate(low, tier - 1, quick=True)
                 if low.solved:
                     break
@@ -240,7 +255,7 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                 # go on from what the split puzzle itself gives.
                 low, high, fresh = begin(puzzle)
                 continue
-            split = _split_open_cage(puzzle, high, rng, ops, easiest)
+            split = _split_one(puzzle, _open_cages(puzzle, high), rng, ops, easiest)
             if split is not None:
                 puzzle = split
                 low = low.on(layout(puzzle)) if low is not None else None
@@ -248,7 +263,7 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                 fresh = False
                 continue
             # A new clue replaces the old one: what was deduced from it may not hold.
-            split = _reclue_open_cage(puzzle, high, ops, easiest)
+            split = _reclue_open_cage(puzzle, _open_cages(puzzle, high), ops, easiest)
             if split is None:
                 break
             puzzle = split
@@ -256,13 +271,33 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
     raise PuzzleError(f"found no {size}×{size} puzzle of level {LEVELS[tier - 1]} with operations {ops!r}")
 
 
-def _split_open_cage(
-    puzzle: Puzzle, marks: Marks, rng: random.Random, ops: str, easiest: bool
-) -> Puzzle | None:
-    """`puzzle` with one of its largest cages that still has an open cell split in two."""
+def _normal(puzzle: Puzzle, rng: random.Random, ops: str, stop: Callable[[], bool]) -> Puzzle | None:
+    """`puzzle` with cages split (or given narrower clues) until singles and cage fillings
+    cell by cell (tiers 1 and 2) finish it; None when tier 1 alone does, or nothing is
+    left to change. The fast solver's propagation is those two tiers, and far quicker
+    than the human-style solve."""
+    while True:
+        if stop():
+            raise Stopped(f"stopped making a {puzzle.size}×{puzzle.size} normal puzzle")
+        closure = candidates(puzzle)
+        open_cages = [cage for cage in puzzle.cages if any(len(closure[cell]) > 1 for cell in cage.cells)]
+        if not open_cages:
+            return None if tier_needed(puzzle, 1) else puzzle
+        puzzle = (_split_one(puzzle, open_cages, rng, ops, easiest=False)
+                  or _reclue_open_cage(puzzle, open_cages, ops, easiest=False))
+        if puzzle is None:
+            return None
+
+
+def _finished(closure: dict[Cell, tuple[int, ...]]) -> bool:
+    """Whether `candidates` left one digit in every cell."""
+    return all(len(digits) == 1 for digits in closure.values())
+
+
+def _open_cages(puzzle: Puzzle, marks: Marks) -> list[Cage]:
+    """The cages of `puzzle` that have a cell with no digit placed on `marks`."""
     lay = layout(puzzle)
-    open_cages = {lay.cage_of[i] for i, placed in enumerate(marks.placed) if not placed}
-    return _split_one(puzzle, [puzzle.cages[k] for k in sorted(open_cages)], rng, ops, easiest)
+    return [puzzle.cages[k] for k in sorted({lay.cage_of[i] for i, placed in enumerate(marks.placed) if not placed})]
 
 
 def _split_one(
@@ -290,19 +325,18 @@ def _split_one(
     return None
 
 
-def _reclue_open_cage(puzzle: Puzzle, marks: Marks, ops: str, easiest: bool) -> Puzzle | None:
-    """`puzzle` with the open cage of most fillings given the allowed operation that
-    fewest fillings meet; None when no open cage has a narrower clue."""
-    lay = layout(puzzle)
+def _reclue_open_cage(puzzle: Puzzle, open_cages: list[Cage], ops: str, easiest: bool) -> Puzzle | None:
+    """`puzzle` with the one of `open_cages` of most fillings given the allowed operation
+    that fewest fillings meet; None when none has a narrower clue."""
     best = None
-    for k in sorted({lay.cage_of[i] for i, placed in enumerate(marks.placed) if not placed}):
-        narrower = _narrowest_clue(puzzle.size, puzzle.cages[k], puzzle.solution, ops, easiest)
+    for cage in open_cages:
+        narrower = _narrowest_clue(puzzle.size, cage, puzzle.solution, ops, easiest)
         if narrower is not None and (best is None or narrower[0] > best[0]):
-            best = (narrower[0], k, narrower[1])
+            best = (narrower[0], cage, narrower[1])
     if best is None:
         return None
-    _, k, other = best
-    return Puzzle(puzzle.size, puzzle.cages[:k] + (other,) + puzzle.cages[k + 1:], puzzle.solution)
+    _, cage, other = best
+    return Puzzle(puzzle.size, tuple(other if c is cage else c for c in puzzle.cages), puzzle.solution)
 
 
 @lru_cache(maxsize=1024)

@@ -146,6 +146,12 @@ class Marks:
             self.cand[i] &= mask
             self.placed[i] = self.placed[i] or other.placed[i]
 
+    def keep(self, masks: list[int]) -> None:
+        """Keep only the candidates in `masks` (cell by cell in reading order), which
+        must be true of this puzzle; cells left with one digit are placed when settled."""
+        for i, mask in enumerate(masks):
+            self.cand[i] &= mask
+
     @property
     def solved(self) -> bool:
         return all(self.placed)
