@@ -160,3 +160,10 @@ def test_grid_helpers():
     assert to_grid([[1, "2"], (3, 4)]) == ((1, 2), (3, 4))
     assert cell_name((0, 0)) == "r1c1"
     assert cell_name((8, 2)) == "r9c3"
+
+
+def test_a_trusted_puzzle_is_the_checked_one():
+    checked = Puzzle(3, tuple(reversed(ROWS3)), ((1, 2, 3), (2, 3, 1), (3, 1, 2)))
+    trusted = Puzzle.trusted(3, reversed(ROWS3), checked.solution)
+    assert trusted == checked and trusted.cages == checked.cages
+    assert [trusted.cage_index(cell) for cell in trusted.cells] == [checked.cage_index(cell) for cell in checked.cells]

@@ -97,7 +97,7 @@ def candidate(size: int, rng: random.Random, ops: str) -> Puzzle:
     """A random latin square cut into random cages with clues: not yet known to be unique."""
     solution = random_latin_square(size, rng)
     cages = make_cages(random_blocks(size, rng), solution, rng, ops)
-    return Puzzle(size, tuple(cages), solution)
+    return Puzzle.trusted(size, cages, solution)
 
 
 def rival(puzzle: Puzzle) -> Grid | None:
@@ -148,7 +148,7 @@ def _recut_pair(puzzle: Puzzle, cages: list[Cage], other: Grid, rng: random.Rand
         others = [c for c in puzzle.cages if c is not cage and c is not neighbour]
         halves = make_cages([part, rest], puzzle.solution, rng, ops, others)
         if not all(half.met_by(other) for half in halves):
-            return Puzzle(puzzle.size, tuple(others + halves), puzzle.solution)
+            return Puzzle.trusted(puzzle.size, others + halves, puzzle.solution)
     return None
 
 
@@ -214,7 +214,7 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
             square = random_latin_square(size, rng)
         solution = random_isotope(square, rng)
         cages = make_cages(random_blocks(size, rng, dominoes_in_four=dominoes), solution, rng, ops, easiest=easiest)
-        puzzle = unique(Puzzle(size, tuple(cages), solution), rng, ops)
+        puzzle = unique(Puzzle.trusted(size, cages, solution), rng, ops)
         if puzzle is None:
             continue
         # Singles and cage fillings cell by cell (tiers 1 and 2) solve it: too easy above
@@ -320,7 +320,7 @@ def _split_one(
             halves = split_cage(target, puzzle.solution, rng, ops, others=rest, easiest=easiest,
                                 smallest=smallest(target))
             if halves and (rival is None or not all(half.met_by(rival) for half in halves)):
-                return Puzzle(puzzle.size, tuple(rest + halves), puzzle.solution)
+                return Puzzle.trusted(puzzle.size, rest + halves, puzzle.solution)
         splittable.remove(target)
     return None
 
@@ -336,7 +336,7 @@ def _reclue_open_cage(puzzle: Puzzle, open_cages: list[Cage], ops: str, easiest:
     if best is None:
         return None
     _, cage, other = best
-    return Puzzle(puzzle.size, tuple(other if c is cage else c for c in puzzle.cages), puzzle.solution)
+    return Puzzle.trusted(puzzle.size, (other if c is cage else c for c in puzzle.cages), puzzle.solution)
 
 
 @lru_cache(maxsize=1024)
