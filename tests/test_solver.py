@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from kaldoku_tui.engine.cages import make_cages, random_blocks
 from kaldoku_tui.engine.latin import random_latin_square
 from kaldoku_tui.engine.puzzle import Cage, Puzzle, can_fill, to_grid
-from kaldoku_tui.engine.solver import candidates, count_solutions, solve
+from kaldoku_tui.engine.solver import candidates, closure, count_solutions, rival, solve
 
 # formats.md's worked Keen example and its only solution.
 KEEN = Puzzle(
@@ -104,6 +104,24 @@ def test_other_than_leaves_one_solution_out():
     others = solve(puzzle, limit=100, other_than=first)
     assert len(others) == 11 and first not in others
     assert len(solve(puzzle, limit=1, other_than=first)) == 1
+
+
+def test_rival_finds_another_solution_and_the_closure():
+    settled, other = rival(KEEN, KEEN_SOLUTION)
+    assert other is None and settled == closure(KEEN)
+    puzzle = Puzzle(3, (Cage(every_cell(3), "+", 18),))
+    first = next(latin_squares(3))
+    settled, other = rival(puzzle, first)
+    assert other in latin_squares(3) and other != first
+    assert settled == [0b1110] * 9
+
+
+def test_closure_is_candidates_as_bitmasks():
+    rng = random.Random(5)
+    for size in (4, 6, 8) * 5:
+        solution = random_latin_square(size, rng)
+        puzzle = Puzzle(size, tuple(make_cages(random_blocks(size, rng), solution, rng)))
+        assert closure(puzzle) == [sum(1 << d for d in digits) for digits in candidates(puzzle).values()]
 
 
 def test_limit_caps_the_solutions_returned():

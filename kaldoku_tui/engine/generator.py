@@ -22,7 +22,7 @@ from kaldoku_tui.engine.kinds import (HIDDEN_OPS, LEVELS, MAX_SIZE, MIN_SIZE, OP
                                       offered_levels)
 from kaldoku_tui.engine.latin import random_isotope, random_latin_square
 from kaldoku_tui.engine.puzzle import HIDDEN, Cage, Cell, Grid, Puzzle, PuzzleError, _connected, combine
-from kaldoku_tui.engine.solver import candidates, solve
+from kaldoku_tui.engine.solver import closure, rival
 from kaldoku_tui.engine.steps import Marks
 from kaldoku_tui.engine.techniques import layout, propagate, tier_needed
 
@@ -87,10 +87,10 @@ def generate(
 
 def any_level(size: int, rng: random.Random, ops: str, stop: Callable[[], bool]) -> Puzzle:
     """A puzzle with exactly one solution, of whatever level comes."""
-    while (puzzle := unique(candidate(size, rng, ops), rng, ops)) is None:
+    while (made := unique(candidate(size, rng, ops), rng, ops)) is None:
         if stop():
             raise Stopped(f"stopped making a {size}×{size} puzzle")
-    return puzzle
+    return made[0]
 
 
 def candidate(size: int, rng: random.Random, ops: str) -> Puzzle:
@@ -98,12 +98,6 @@ def candidate(size: int, rng: random.Random, ops: str) -> Puzzle:
     solution = random_latin_square(size, rng)
     cages = make_cages(random_blocks(size, rng), solution, rng, ops)
     return Puzzle.trusted(size, cages, solution)
-
-
-def rival(puzzle: Puzzle) -> Grid | None:
-    """A solution of `puzzle` other than its own, or None when its own is the only one."""
-    found = solve(puzzle, limit=1, other_than=puzzle.solution)
-    return found[0] if found else None
 
 
 def repair(puzzle: Puzzle, other: Grid, rng: random.Random, ops: str) -> Puzzle | None:
@@ -173,14 +167,15 @@ def _shape_cuts(shape: tuple[Cell, ...]) -> tuple[tuple[Cell, ...], ...]:
     return tuple(cuts)
 
 
-def unique(puzzle: Puzzle, rng: random.Random, ops: str) -> Puzzle | None:
-    """`puzzle` repaired until its own solution is its only one; None when no repair is
-    left, or after one repair per cell (a recut may let a new rival in). The fast solver
-    finds rivals far sooner than the human-style solve finds itself stuck."""
+def unique(puzzle: Puzzle, rng: random.Random, ops: str) -> tuple[Puzzle, list[int]] | None:
+    """`puzzle` repaired until its own solution is its only one, with its `closure`;
+    None when no repair is left, or after one repair per cell (a recut may let a new
+    rival in). The fast solver finds rivals far sooner than the human-style solve finds
+    itself stuck."""
     for _ in range(puzzle.size**2):
-        other = rival(puzzle)
+        settled, other = rival(puzzle, puzzle.solution)
         if other is None:
-            return puzzle
+            return puzzle, settled
         puzzle = repair(puzzle, other, rng, ops)
         if puzzle is None:
             return None
@@ -214,16 +209,16 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
             square = random_latin_square(size, rng)
         solution = random_isotope(square, rng)
         cages = make_cages(random_blocks(size, rng, dominoes_in_four=dominoes), solution, rng, ops, easiest=easiest)
-        puzzle = unique(Puzzle.trusted(size, cages, solution), rng, ops)
-        if puzzle is None:
+        made = unique(Puzzle.trusted(size, cages, solution), rng, ops)
+        if made is None:
             continue
+        puzzle, settled = made
         # Singles and cage fillings cell by cell (tiers 1 and 2) solve it: too easy above
         # tier 2, and the fast solver tells so far sooner than the human-style solves.
-        closure = candidates(puzzle) if tier > 2 else None
-        if closure is not None and _finished(closure):
+        if tier > 2 and _finished(settled):
             continue
         if tier == 2:
-            puzzle = _normal(puzzle, rng, ops, stop)
+            puzzle = _normal(puzzle, settled, rng, ops, stop)
             if puzzle is not None:
                 return puzzle
             continue
@@ -232,11 +227,11 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
             if stop():
                 raise Stopped(f"stopped making a {size}×{size} {LEVELS[tier - 1]} puzzle")
             if tier == 3:
-                closure = closure or candidates(puzzle)
-                if _finished(closure):
+                settled = settled or closure(puzzle)
+                if _finished(settled):
                     break
-                high.keep([sum(1 << d for d in digits) for digits in closure.values()])
-                closure = None
+                high.keep(settled)
+                settled = None
             elif low is not None:
                 propagate(low, tier - 1, quick=True)
                 if low.solved:
@@ -271,27 +266,31 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
     raise PuzzleError(f"found no {size}×{size} puzzle of level {LEVELS[tier - 1]} with operations {ops!r}")
 
 
-def _normal(puzzle: Puzzle, rng: random.Random, ops: str, stop: Callable[[], bool]) -> Puzzle | None:
-    """`puzzle` with cages split (or given narrower clues) until singles and cage fillings
-    cell by cell (tiers 1 and 2) finish it; None when tier 1 alone does, or nothing is
-    left to change. The fast solver's propagation is those two tiers, and far quicker
-    than the human-style solve."""
+def _normal(
+    puzzle: Puzzle, settled: list[int], rng: random.Random, ops: str, stop: Callable[[], bool]
+) -> Puzzle | None:
+    """`puzzle` (whose `closure` is `settled`) with cages split or given narrower clues
+    until singles and cage fillings cell by cell (tiers 1 and 2) finish it; None when
+    tier 1 alone does, or nothing is left to change. The fast solver's propagation is
+    those two tiers, and far quicker than the human-style solve."""
+    n = puzzle.size
     while True:
         if stop():
-            raise Stopped(f"stopped making a {puzzle.size}×{puzzle.size} normal puzzle")
-        closure = candidates(puzzle)
-        open_cages = [cage for cage in puzzle.cages if any(len(closure[cell]) > 1 for cell in cage.cells)]
+            raise Stopped(f"stopped making a {n}×{n} normal puzzle")
+        open_cages = [cage for cage in puzzle.cages
+                      if any(settled[r * n + c] & (settled[r * n + c] - 1) for r, c in cage.cells)]
         if not open_cages:
             return None if tier_needed(puzzle, 1) else puzzle
         puzzle = (_split_one(puzzle, open_cages, rng, ops, easiest=False)
                   or _reclue_open_cage(puzzle, open_cages, ops, easiest=False))
         if puzzle is None:
             return None
+        settled = closure(puzzle)
 
 
-def _finished(closure: dict[Cell, tuple[int, ...]]) -> bool:
-    """Whether `candidates` left one digit in every cell."""
-    return all(len(digits) == 1 for digits in closure.values())
+def _finished(settled: list[int]) -> bool:
+    """Whether a `closure` leaves one digit in every cell."""
+    return all(not mask & (mask - 1) for mask in settled)
 
 
 def _open_cages(puzzle: Puzzle, marks: Marks) -> list[Cage]:

@@ -54,13 +54,30 @@ def solve(puzzle: Puzzle, limit: int = 2, other_than: Grid | None = None) -> lis
     """Up to `limit` solutions of `puzzle`: none, exactly one, or several; only those
     that differ from `other_than` when it is given."""
     layout = _layout(puzzle)
-    values, options = _start(layout)
     found: list[Values] = []
     avoid = [1 << d for row in other_than for d in row] if other_than is not None else None
-    if _propagate(layout, values, options, set(range(len(values)))):
-        _search(layout, values, options, limit, found, avoid)
-    n = layout.size
-    return [tuple(tuple(_digit(v[r * n + c]) for c in range(n)) for r in range(n)) for v in found]
+    settled = _settle(layout)
+    if settled is not None:
+        _search(layout, *settled, limit, found, avoid)
+    return [_grid(layout.size, v) for v in found]
+
+
+def rival(puzzle: Puzzle, solution: Grid) -> tuple[list[int], Grid | None]:
+    """A solution of `puzzle` other than `solution`, one it has (None when that is the
+    only one), and the `closure` the search began from, which a generator wants too."""
+    layout = _layout(puzzle)
+    settled = _settle(layout)
+    assert settled is not None, "a puzzle its solution solves has no contradiction"
+    found: list[Values] = []
+    _search(layout, *settled, 1, found, [1 << d for row in solution for d in row])
+    return settled[0], _grid(layout.size, found[0]) if found else None
+
+
+def closure(puzzle: Puzzle) -> list[int] | None:
+    """The digits singles and cage fillings alone leave each cell, in reading order as
+    bitmasks (bit d for digit d); None on a contradiction. `candidates` per cell."""
+    settled = _settle(_layout(puzzle))
+    return settled[0] if settled is not None else None
 
 
 def count_solutions(puzzle: Puzzle, limit: int = 2) -> int:
@@ -74,13 +91,13 @@ def candidates(puzzle: Puzzle, grid: Grid | None = None) -> dict[Cell, tuple[int
     None when the placed digits already contradict the rules or the clues.
     """
     layout = _layout(puzzle)
-    values, options = _start(layout)
     n = layout.size
+    values = _open_board(n)
     for r, row in enumerate(grid or ()):
         for c, digit in enumerate(row):
             if digit:
                 values[r * n + c] &= 1 << digit
-    if not all(values) or not _propagate(layout, values, options, set(range(len(values)))):
+    if _settle(layout, values) is None:
         return None
     return {
         (r, c): tuple(d for d in range(1, n + 1) if values[r * n + c] >> d & 1)
@@ -96,10 +113,10 @@ def refuted(puzzle: Puzzle, values: list[int], most: int) -> dict[int, int] | No
     digit d); the answer, by cell, is in the same form. None when `values` already
     contradict the puzzle."""
     layout = _layout(puzzle)
-    values = values[:]
-    _, options = _start(layout)
-    if not _propagate(layout, values, options, set(range(len(values)))):
+    settled = _settle(layout, values[:])
+    if settled is None:
         return None
+    values, options = settled
     found = {}
     for i, v in enumerate(values):
         if v & (v - 1) and v.bit_count() <= most:
@@ -142,11 +159,21 @@ def _geometry(n: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
     return peers, tuple(rows + cols), tuple((i // n, n + i % n) for i in range(n * n))
 
 
-def _start(layout: _Layout) -> tuple[Values, Options]:
+def _open_board(n: int) -> Values:
+    """Every digit in every cell."""
+    return [sum(1 << d for d in range(1, n + 1))] * (n * n)
+
+
+def _settle(layout: _Layout, values: Values | None = None) -> tuple[Values, Options] | None:
+    """`values` (every digit in every cell when None) and the cages' fillings, propagated;
+    None on a contradiction."""
     n = layout.size
-    full = sum(1 << d for d in range(1, n + 1))
+    if values is None:
+        values = _open_board(n)
     options: Options = [_bit_table(n, cage) if len(cage.cells) <= TABLE_CELLS else None for cage in layout.cages]
-    return [full] * (n * n), options
+    if not all(values) or not _propagate(layout, values, options, set(range(len(values)))):
+        return None
+    return values, options
 
 
 @lru_cache(maxsize=4096)
@@ -163,6 +190,10 @@ def _as_bits(digit_tuples) -> tuple[tuple[int, ...], ...]:
 
 def _digit(mask: int) -> int:
     return mask.bit_length() - 1
+
+
+def _grid(n: int, values: Values) -> Grid:
+    return tuple(tuple(_digit(values[r * n + c]) for c in range(n)) for r in range(n))
 
 
 def _propagate(layout: _Layout, values: Values, options: Options, changed: set[int]) -> bool:
