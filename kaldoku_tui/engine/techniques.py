@@ -517,14 +517,12 @@ def cage_positions(m: Marks) -> Iterator[Step]:
 def cage_line(m: Marks) -> Iterator[Step]:
     """A digit every filling puts in one line inside the cage is in no other cell of that line."""
     lay = m.layout
-    for k, cells in enumerate(lay.cage_cells):
-        if not unplaced(m, cells) or len(cells) < 2:
+    for k, (cells, lines) in enumerate(zip(lay.cage_cells, _cage_lines(lay))):
+        if not unplaced(m, cells):
             continue
         found = None
-        lines = sorted({line for i in cells for line in lay.lines_of[i]})
-        for line in lines:
-            positions = [pos for pos, i in enumerate(cells) if line in lay.lines_of[i]]
-            others = [j for j in lay.lines[line] if j not in cells and not m.placed[j]]
+        for line, positions, outside in lines:
+            others = unplaced(m, outside)
             if not others:
                 continue
             found = found if found is not None else cage_fits(m, k)
@@ -545,6 +543,19 @@ def cage_line(m: Marks) -> Iterator[Step]:
                     f"{lay.line_name(line)} {'is' if len(ds) == 1 else 'are'} in this cage")
                 yield make("cage_line", 3, lambda: say_cage(lay.puzzle.cages[k]), reason, m,
                            removes=removes, cells=cells, cages=[k], lines=[line])
+
+
+@lru_cache(maxsize=16)
+def _cage_lines(lay: Layout) -> list[list[tuple[int, list[int], list[int]]]]:
+    """For each cage of two or more cells, each line through it with the cage's
+    positions on that line and the line's cells outside the cage; cage_line asks for
+    them on every pass."""
+    found = []
+    for cells in lay.cage_cells:
+        lines = sorted({line for i in cells for line in lay.lines_of[i]}) if len(cells) > 1 else []
+        found.append([(line, [pos for pos, i in enumerate(cells) if line in lay.lines_of[i]],
+                       [j for j in lay.lines[line] if j not in cells]) for line in lines])
+    return found
 
 
 SUBSET_NAMES = {2: "pair", 3: "triple", 4: "quad"}
