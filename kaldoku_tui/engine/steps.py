@@ -142,9 +142,9 @@ class Marks:
 
     def narrow(self, other: Marks) -> None:
         """Keep only candidates `other` keeps too; both must be true of the same puzzle."""
-        for i, mask in enumerate(other.cand):
-            self.cand[i] &= mask
-            self.placed[i] = self.placed[i] or other.placed[i]
+        self.keep(other.cand)
+        for i, placed in enumerate(other.placed):
+            self.placed[i] = self.placed[i] or placed
 
     def keep(self, masks: list[int]) -> None:
         """Keep only the candidates in `masks` (cell by cell in reading order), which
