@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 
+from textual import events
 from textual.widgets import Static
 
 from kaldoku_tui.app import KaldokuApp, ensure_solution
@@ -250,6 +251,25 @@ async def test_a_mistake_hint_and_help_counted_on_the_win_screen(example, tmp_pa
         assert board.grid == EXAMPLE_SOLUTION
         assert app.game.session.help == {"checks": 1, "hints": 2, "reveals": 0}
         assert "1 check, 2 hints" in str(app.screen.query_one("#win-help").render())
+
+
+async def test_keys_typed_in_one_burst_count_in_their_order(example, tmp_path):
+    """A digit and the hint and check keys pasted at once (or over a slow link): the
+    hint and the check see the digit typed before them."""
+    app = make_app(example, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        for key, char in [("right", None), ("3", "3"), ("t", "t")]:
+            app.post_message(events.Key(key, char))
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.game.session.board.digit((0, 1)) == 3
+        assert "mistake" in app.game.message  # r1c2 is 2
+        for key, char in [("u", "u"), ("c", "c")]:
+            app.post_message(events.Key(key, char))
+        await pilot.pause()
+        assert app.game.session.board.digit((0, 1)) == 0
+        assert app.game.grid.marked == frozenset(), "checked after the undo, not before"
 
 
 async def test_a_slow_hint_leaves_the_game_playable_and_is_dropped_if_the_board_changes(

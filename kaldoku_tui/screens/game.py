@@ -147,8 +147,10 @@ class GameScreen(Screen):
     def on_ken_ken_grid_intent(self, message: KenKenGrid.Intent) -> None:
         self.play(message.move.kind, message.move)
 
-    def action_play(self, kind: str, move: Move | None = None) -> None:
-        self.play(kind, move)
+    def action_play(self, kind: str) -> None:
+        # Sent through the grid to queue behind the digits typed before this key, which
+        # come up from it as messages (a paste, keys over a slow link).
+        self.grid.post_message(KenKenGrid.Intent(Move(kind)))
 
     def play(self, kind: str, move: Move | None = None) -> None:
         self.show(self.session.apply(move or Move(kind)))
@@ -245,7 +247,7 @@ class GameScreen(Screen):
         self.show(self.session.hint_found(search.hint, version, search.gave_up))
 
     def action_hint(self) -> None:
-        self.play("hint")
+        self.action_play("hint")
 
     # The title and status lines.
 
