@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 import secrets
 from functools import lru_cache
-from typing import Callable
+from typing import Callable, Iterable
 
 from kaldoku_tui.engine.arithmetic import shape_of
 from kaldoku_tui.engine.cages import (DOMINOES_IN_FOUR, MAX_CELLS, allowed_ops, make_cages, neighbours, random_blocks,
@@ -250,7 +250,8 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                 # go on from what the split puzzle itself gives.
                 low, high, fresh = begin(puzzle)
                 continue
-            split = _split_one(puzzle, _open_cages(puzzle, high), rng, ops, easiest)
+            open_cages = _open_cages(puzzle, (i for i, placed in enumerate(high.placed) if not placed))
+            split = _split_one(puzzle, open_cages, rng, ops, easiest)
             if split is not None:
                 puzzle = split
                 low = low.on(layout(puzzle)) if low is not None else None
@@ -258,7 +259,7 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                 fresh = False
                 continue
             # A new clue replaces the old one: what was deduced from it may not hold.
-            split = _reclue_open_cage(puzzle, _open_cages(puzzle, high), ops, easiest)
+            split = _reclue_open_cage(puzzle, open_cages, ops, easiest)
             if split is None:
                 break
             puzzle = split
@@ -277,8 +278,7 @@ def _normal(
     while True:
         if stop():
             raise Stopped(f"stopped making a {n}×{n} normal puzzle")
-        open_cages = [cage for cage in puzzle.cages
-                      if any(settled[r * n + c] & (settled[r * n + c] - 1) for r, c in cage.cells)]
+        open_cages = _open_cages(puzzle, (i for i, mask in enumerate(settled) if mask & (mask - 1)))
         if not open_cages:
             return None if tier_needed(puzzle, 1) else puzzle
         puzzle = (_split_one(puzzle, open_cages, rng, ops, easiest=False)
@@ -293,10 +293,12 @@ def _finished(settled: list[int]) -> bool:
     return all(not mask & (mask - 1) for mask in settled)
 
 
-def _open_cages(puzzle: Puzzle, marks: Marks) -> list[Cage]:
-    """The cages of `puzzle` that have a cell with no digit placed on `marks`."""
-    lay = layout(puzzle)
-    return [puzzle.cages[k] for k in sorted({lay.cage_of[i] for i, placed in enumerate(marks.placed) if not placed})]
+def _open_cages(puzzle: Puzzle, open_cells: Iterable[int]) -> list[Cage]:
+    """The cages of `puzzle` that hold any of `open_cells` (indices in reading order),
+    in the puzzle's order: a human-style solve's cells with no digit placed, or a
+    `closure`'s cells with more than one digit left."""
+    n = puzzle.size
+    return [puzzle.cages[k] for k in sorted({puzzle.cage_index(divmod(i, n)) for i in open_cells})]
 
 
 def _split_one(
