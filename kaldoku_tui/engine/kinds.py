@@ -64,9 +64,10 @@ None stands for "any level". 9×9 extreme: p95 1.4 and 2.1 s, 1.9 to 2.2 s in fo
 runs of 30 seeds; at edition 7 1.23 and 0.79 s (seeds 0..29 and 100..129, medians 0.18 and
 0.14 s), still over the 1 s margin once. × only, measured again on 2026-11-24 with its
 larger cages (generator edition 5), seeds 0..11 and 100..119: 6×6 unreasonable p95 0.99
-and 7.1 s; the × only kinds offered are within 1 s. 5×5 and 9×9 × only hard, left out at edition 5 (p95 0.78
-and 1.37 s, 0.63 and 1.12 s), are offered since edition 7: p95 0.47 and 0.49 s, and 0.30,
-0.90 and 0.69 s (seeds 0..11, 100..119, and 200..229 for 9×9; load 0.5 to 0.8).
+and 7.1 s; the × only kinds offered are within 1 s. 5×5 and 9×9 × only hard, left out
+at edition 5 (p95 0.78 and 1.37 s, 0.63 and 1.12 s), are offered since edition 7: p95
+0.47 and 0.49 s, and 0.30, 0.90 and 0.69 s (seeds 0..11, 100..119, and 200..229 for 9×9;
+load 0.5 to 0.8).
 Extreme is rare below Keen's extreme because the line sum and product rules solve many
 such puzzles at hard; × only extreme and unreasonable puzzles are rarer still (at 4×4
 and 5×5 most seeds gave up after 5,000 candidates, 6×6 to 9×9 took seconds); hidden
