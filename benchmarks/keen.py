@@ -4,13 +4,15 @@
                               [--keen /usr/games/sgt-keen]
 
 For each kind both programs make (size × level, operator set `all` or `mul`, which is
-Keen's "multiplication only"): the median and 95th percentile milliseconds per puzzle of
-each, seed by seed in turn, and kaldoku's median over Keen's median and over Keen's batch
-mean. Keen runs as one process per puzzle (`--generate 1 PARAMS#SEED`), three times, the
-fastest counting; the median time of a process that makes a 3×3 easy puzzle, measured the
-same way, is taken off each of its times as process startup. Below a millisecond or two
-that is still noise: the "batch mean" column, one process making all the kind's puzzles,
-startup taken off once, is the figure to trust there (a mean, pulled up by slow seeds).
+Keen's "multiplication only"; the kinds kaldoku no longer offers too, to watch their
+gap): the median and 95th percentile milliseconds per puzzle of each, seed by seed in
+turn, and kaldoku's median over Keen's median and over Keen's batch mean. Keen runs as
+one process per puzzle (`--generate 1 PARAMS#SEED`), three times, the fastest counting;
+the median time of a process that makes a 3×3 easy puzzle, measured the same way, is
+taken off each of its times as process startup. Below a millisecond or two that is still
+noise: the "batch mean" column, one process making all the kind's puzzles, startup taken
+off once, is the figure to trust there (a mean, pulled up by slow seeds). A kind over
+KEEN_RATIO_LIMIT where Keen's median is KEEN_FLOOR or more is noted "over".
 Keen comes with Debian's `sgt-puzzles` package (`apt-get install sgt-puzzles`); its
 `--generate` needs no display.
 """
@@ -27,13 +29,15 @@ import time
 
 from benchmarks.engine import percentile
 from kaldoku_tui.engine.generator import generate
-from kaldoku_tui.engine.kinds import LEVELS, SIZES, GameKind
+from kaldoku_tui.engine.kinds import KEEN_RATIO_LIMIT, LEVELS, SIZES, GameKind
 
 KEEN = "/usr/games/sgt-keen"
 RUNS = 3
 """Keen makes each puzzle this many times, and the fastest counts."""
 KEEN_OPS = {"all": "", "mul": "m"}
 """kaldoku's operator sets that Keen has, and the letter of Keen's parameters for each."""
+KEEN_FLOOR = 0.002
+"""Seconds: below this median of Keen's, a ratio to it measures noise (see KEEN_RATIO_LIMIT)."""
 
 
 def keen_params(kind: GameKind) -> str:
@@ -55,7 +59,7 @@ def keen_seconds(keen: str, params: str, seed: int, count: int = 1) -> float:
 
 def kaldoku_seconds(kind: GameKind, seed: int) -> float:
     start = time.perf_counter()
-    generate(kind.size, seed, kind.ops, kind.level)
+    generate(kind.size, seed, kind.ops, kind.level, retired=True)
     return time.perf_counter() - start
 
 
@@ -76,12 +80,12 @@ def main() -> None:
     print(f"load average {os.getloadavg()[0]:.2f}; Keen's process startup {startup * 1000:.1f} ms "
           f"(taken off its times)")
     print(f"{'kind':<20}{'Keen median':>12}{'p95':>8}{'batch mean':>11}{'kaldoku median':>16}{'p95':>8}"
-          f"{'ratio':>8}{'÷ batch':>9}")
+          f"{'ratio':>8}{'÷ batch':>9}  note")
     for size in map(int, args.sizes.split(",")):
         for ops in args.ops.split(","):
             for level in args.levels.split(","):
                 kind = GameKind(size, ops, level)
-                if not kind.offered:
+                if not (kind.offered or kind.retired):
                     continue
                 theirs, ours = [], []
                 for seed in range(args.seeds):
@@ -90,10 +94,12 @@ def main() -> None:
                 batch = (keen_seconds(keen, keen_params(kind), 0, args.seeds) - startup) / args.seeds
                 ratio = statistics.median(ours) / max(statistics.median(theirs), 1e-4)
                 batch_ratio = statistics.median(ours) / max(batch, 1e-4)
+                over = ratio > KEEN_RATIO_LIMIT and statistics.median(theirs) >= KEEN_FLOOR
+                note = " ".join(word for word, said in (("over", over), ("retired", kind.retired)) if said)
                 print(f"{kind.key:<20}{statistics.median(theirs) * 1000:>12.1f}"
                       f"{percentile(theirs, 0.95) * 1000:>8.1f}{batch * 1000:>11.1f}"
                       f"{statistics.median(ours) * 1000:>16.1f}"
-                      f"{percentile(ours, 0.95) * 1000:>8.1f}{ratio:>7.1f}×{batch_ratio:>8.1f}×", flush=True)
+                      f"{percentile(ours, 0.95) * 1000:>8.1f}{ratio:>7.1f}×{batch_ratio:>8.1f}×  {note}", flush=True)
     print(f"load average {os.getloadavg()[0]:.2f}")
 
 

@@ -79,7 +79,7 @@ def generation_table(args) -> None:
                 made, singles, why = measure(kind, range(args.first_seed, args.first_seed + args.seeds))
                 note = why or ("over limit" if percentile(made, 0.95) > GENERATION_LIMIT else "")
                 if not kind.offered:
-                    note = f"not offered {note}".strip()
+                    note = f"{'retired' if kind.retired else 'not offered'} {note}".strip()
                 name = f"{size}×{size} {ops} {level}"
                 if not made:
                     print(f"{name:<24}{'-':>9}{'-':>9}{'-':>9}{'-':>9}  {note}", flush=True)

@@ -12,6 +12,7 @@ from conftest import EXAMPLE_ID, EXAMPLE_SOLUTION, KEEN_IDS
 from kaldoku_tui.cli import main
 from kaldoku_tui.engine.codes import (
     GENERATOR_EDITION,
+    _seed_code,
     fingerprint,
     is_code,
     puzzle_code,
@@ -20,6 +21,7 @@ from kaldoku_tui.engine.codes import (
 )
 from kaldoku_tui.engine.formats import puzzle_from_dict, read_keen, read_puzzles
 from kaldoku_tui.engine.generator import generate
+from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError
 from kaldoku_tui.engine.solver import solve
 
@@ -164,13 +166,25 @@ def test_the_generator_still_makes_the_puzzles_of_this_edition():
     GENERATOR_EDITION in codes.py (old codes are then refused) and record the new value."""
     marks = [fingerprint(generate(size, seed=seed, ops=ops))
              for size, seed, ops in ((4, 1, "all"), (5, 2, "addmul"), (6, 3, "mul"))]
-    marks += [fingerprint(generate(size, seed=seed, level=level))
+    marks += [fingerprint(generate(size, seed=seed, level=level, retired=True))
               for size, seed, level in ((4, 4, "normal"), (9, 5, "hard"), (6, 6, "extreme"))]
     marks.append(fingerprint(generate(5, seed=7, ops="mul", level="normal")))
     # A change may touch a few puzzles in twenty: many small ones catch it.
     marks += [fingerprint(generate(4, seed=seed, level=level)) for seed in range(40) for level in ("normal", "hard")]
     digest = hashlib.sha256(json.dumps([GENERATOR_EDITION, marks]).encode()).hexdigest()[:12]
     assert digest == "461e2bf889b7", "the generator changed: bump GENERATOR_EDITION"
+
+
+def test_a_seed_code_of_a_kind_no_longer_offered_still_opens_its_puzzle():
+    kind = GameKind(5, "all", "unreasonable")
+    assert kind.retired and not kind.offered
+    puzzle = generate(5, seed=3, level="unreasonable", retired=True)
+    given_before = _seed_code(puzzle, 3, "all", "unreasonable")  # what share_code gave then
+    assert given_before.startswith(f"kg{GENERATOR_EDITION}-")
+    assert read_code(given_before) == puzzle
+    assert read_code(given_before).meta["difficulty"] == "unreasonable"
+    now = share_code(puzzle)
+    assert now.startswith("kp") and read_code(now) == puzzle
 
 
 # --- The command line --------------------------------------------------------------

@@ -8,7 +8,7 @@ import pytest
 from kaldoku_tui.cli import main
 from kaldoku_tui.engine.formats import read_puzzles, to_json_line
 from kaldoku_tui.engine.generator import generate
-from kaldoku_tui.engine.kinds import OP_SETS, SIZES, GameKind, levels_for, offered_levels
+from kaldoku_tui.engine.kinds import OP_SETS, SIZES, GameKind, levels_for, offered_kinds, offered_levels
 
 ALL_KINDS = [GameKind(n, ops, level) for n in SIZES for ops in OP_SETS for level in levels_for(n)]
 from kaldoku_tui.engine.puzzle import Cage, Puzzle, PuzzleError
@@ -18,18 +18,21 @@ KEEN_ID = "4:aa_a__a__a_a__a_a,d2m12s1a5s1m4d2a5"
 
 
 def level_cases():
-    """Every level of every size: three seeds each, one for the slow ones (extreme and
-    unreasonable from 6×6 up, about a second each at 9×9)."""
+    """Every level of every size made, those no longer offered too (a code may name one):
+    three seeds each, one for the slow ones (extreme and unreasonable from 6×6 up, about a
+    second each at 9×9)."""
     for size in range(3, 10):
-        for level in offered_levels(size, "all"):
-            slow = size >= 6 and LEVELS.index(level) >= 3
-            yield pytest.param(size, level, 1 if slow else 3, id=f"{size}-{level}")
+        for level in levels_for(size):
+            kind = GameKind(size, "all", level)
+            if kind.offered or kind.retired:
+                slow = size >= 6 and LEVELS.index(level) >= 3
+                yield pytest.param(size, level, 1 if slow else 3, id=f"{size}-{level}")
 
 
 @pytest.mark.parametrize("size,level,seeds", level_cases())
 def test_generated_puzzle_grades_at_its_level(size, level, seeds):
     for seed in range(seeds):
-        puzzle = generate(size, seed=seed, level=level)
+        puzzle = generate(size, seed=seed, level=level, retired=True)
         assert grade(puzzle).level == level
         assert tier_needed(puzzle) == LEVELS.index(level) + 1
         assert puzzle.meta["difficulty"] == level
@@ -123,6 +126,16 @@ def test_the_other_operator_sets_make_their_offered_levels(ops):
             puzzle = generate(size, seed=2, ops=ops, level=level)
             assert tier_needed(puzzle) == LEVELS.index(level) + 1
             assert {cage.op for cage in puzzle.cages} <= set(OP_SETS[ops]) | {"="}
+
+
+def test_a_kind_no_longer_offered_is_refused_for_new_games(capsys):
+    for kind in (GameKind(4, "all", "extreme"), GameKind(4, "mul", "hard")):
+        assert kind.retired and not kind.offered and kind not in offered_kinds()
+        with pytest.raises(PuzzleError, match=f"does not make 4×4 {kind.ops} {kind.level}"):
+            generate(4, seed=1, ops=kind.ops, level=kind.level)
+    assert main(["generate", "--size", "5", "--difficulty", "unreasonable"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "5×5 all offers easy, normal, hard\n" in err
 
 
 def test_a_kind_not_offered_is_refused_with_what_exists(capsys):

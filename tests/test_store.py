@@ -295,6 +295,18 @@ def test_the_0_1_0_data_directory_is_carried_over(tmp_path):
     assert import_legacy(Store(home)) == [], "once"
 
 
+def test_a_0_1_0_game_of_a_kind_no_longer_offered_keeps_its_kind(tmp_path):
+    home = tmp_path / "home"
+    shutil.copytree(OLD_HOME, home)
+    data = json.loads((OLD_HOME / "game.json").read_text())
+    data["game"]["board"]["puzzle"]["difficulty"] = "extreme"
+    (home / "game.json").write_text(json.dumps(data))
+    store = Store(home)
+    import_legacy(store)
+    kind = GameKind(4, "all", "extreme")
+    assert kind.retired and next(store.open_games()).kind == kind
+
+
 @pytest.mark.parametrize("name, content, words", [
     ("game.json", '{"format":"kaldoku-game","version":1,"game":{"board":%s,"elapsed":1e999}}', "not a time"),
     ("game.json", '{"format":"kaldoku-game","version":1,"game":{"board":%s,"elapsed":NaN}}', "not a time"),

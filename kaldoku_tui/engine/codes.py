@@ -161,10 +161,11 @@ def _read_seed_code(number: int, shown: str) -> Puzzle:
 @lru_cache(maxsize=16)
 def regenerate(size: int, seed: int, ops: str, level: str | None) -> Puzzle:
     """What `generate` gives for these arguments, kept for the next asker (a code is
-    often read twice in a row: to check it and to play it)."""
+    often read twice in a row: to check it and to play it). A kind no longer offered is
+    made too: a code an older kaldoku gave names it."""
     from kaldoku_tui.engine.generator import generate  # the generator imports much
 
-    return generate(size, seed=seed, ops=ops, level=level)
+    return generate(size, seed=seed, ops=ops, level=level, retired=True)
 
 
 def fingerprint(puzzle: Puzzle) -> int:

@@ -55,12 +55,15 @@ def generate(
     ops: str = "all",
     level: str | None = None,
     stop: Callable[[], bool] = lambda: False,
+    retired: bool = False,
 ) -> Puzzle:
     """A puzzle of `size` with exactly one solution, which it carries.
 
-    `ops` is the operator set ("all", "addmul" or "mul"); `seed` picks the puzzle (a
-    fresh one is drawn when None) and is kept in `meta` with the options. `stop` is
-    asked between leveled candidates; when it says yes, Stopped is raised.
+    `ops` is the operator set ("all", "addmul", "mul" or "hidden"); `seed` picks the
+    puzzle (a fresh one is drawn when None) and is kept in `meta` with the options.
+    `stop` is asked between leveled candidates; when it says yes, Stopped is raised.
+    Only the kinds offered are made, and with `retired` those no longer offered too
+    (`kinds.RETIRED`: a share code may name one).
     """
     if not isinstance(size, int) or not MIN_SIZE <= size <= MAX_SIZE:
         raise PuzzleError(f"size must be {MIN_SIZE} to {MAX_SIZE}, not {size!r}")
@@ -69,7 +72,8 @@ def generate(
     if level is not None and level not in levels_for(size):
         offered = ", ".join(levels_for(size))
         raise PuzzleError(f"a {size}×{size} puzzle cannot be {level!r}; {size}×{size} offers {offered}")
-    if not GameKind(size, ops, level).offered:
+    kind = GameKind(size, ops, level)
+    if not (kind.offered or retired and kind.retired):
         offered = ", ".join(offered_levels(size, ops)) or "no level"
         what = f"{level} puzzles" if level else "puzzles of any level"
         raise PuzzleError(f"kaldoku does not make {size}×{size} {ops} {what}; "

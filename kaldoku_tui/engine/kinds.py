@@ -75,9 +75,31 @@ operations leave 8×8 and 9×9 cagings ambiguous so often that even an any-level
 takes seconds (8×8 p95 2.6 s, 9×9 29 s)."""
 
 
+KEEN_RATIO_LIMIT = 5.0
+"""How many times Keen's median time a kind may take to make to be offered, where Keen's
+median is 2 ms or more (below that, process noise and Python's start-up cost per puzzle
+dominate: kaldoku takes 1 to 13 ms there)."""
+
+RETIRED = {
+    "all": {4: ("extreme",), 5: ("extreme", "unreasonable"), 6: ("extreme",)},
+    "mul": {4: ("hard",)},
+}
+"""Levels kaldoku offered until 2026-11-24 and no longer, by operator set and size: each
+is made in well under a second (medians 23 to 78 ms, p95 under 0.3 s), but more
+than KEEN_RATIO_LIMIT times slower than Keen makes it. kaldoku's median over Keen's,
+`python -m benchmarks.keen --sizes 4,5,6,7,8 --levels normal,hard,extreme,unreasonable
+--seeds 60` on 2026-11-24 (load 0.55 to 1.0): 4×4 extreme 12.6×, 5×5 extreme 10.4×, 5×5
+unreasonable 8.7×, 6×6 extreme 7.9×, 4×4 × only hard 5.6×. Not offered for new games, but
+still made for a share code that names one (see `generate`'s `retired`)."""
+
+
+def _left_out(size: int, ops: str) -> tuple[str | None, ...]:
+    return NOT_OFFERED.get(ops, {}).get(size, ()) + RETIRED.get(ops, {}).get(size, ())
+
+
 def offered_levels(size: int, ops: str) -> tuple[str, ...]:
     """The levels kaldoku makes at `size` with the operator set `ops`, easiest first."""
-    left_out = NOT_OFFERED.get(ops, {}).get(size, ())
+    left_out = _left_out(size, ops)
     return tuple(level for level in levels_for(size) if level not in left_out)
 
 
@@ -110,8 +132,13 @@ class GameKind:
         if self.size not in SIZES or self.ops not in OP_SETS:
             return False
         if self.level is None:
-            return None not in NOT_OFFERED.get(self.ops, {}).get(self.size, ())
+            return None not in _left_out(self.size, self.ops)
         return self.level in offered_levels(self.size, self.ops)
+
+    @property
+    def retired(self) -> bool:
+        """Whether an older kaldoku offered this kind and this one no longer does (see RETIRED)."""
+        return self.size in SIZES and self.level in RETIRED.get(self.ops, {}).get(self.size, ())
 
     @property
     def known_level(self) -> str | None:
