@@ -254,8 +254,8 @@ async def test_a_mistake_hint_and_help_counted_on_the_win_screen(example, tmp_pa
 
 
 async def test_keys_typed_in_one_burst_count_in_their_order(example, tmp_path):
-    """A digit and the hint and check keys pasted at once (or over a slow link): the
-    hint and the check see the digit typed before them."""
+    """A digit and the hint, check or inspector key pasted at once (or over a slow link):
+    the hint, the check and the inspector see the digit typed before them."""
     app = make_app(example, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         for key, char in [("right", None), ("3", "3"), ("t", "t")]:
@@ -270,6 +270,11 @@ async def test_keys_typed_in_one_burst_count_in_their_order(example, tmp_path):
         await pilot.pause()
         assert app.game.session.board.digit((0, 1)) == 0
         assert app.game.grid.marked == frozenset(), "checked after the undo, not before"
+        for key, char in [("4", "4"), ("i", "i")]:
+            app.post_message(events.Key(key, char))
+        await pilot.pause()
+        assert isinstance(app.screen, InspectorScreen)
+        assert ((0, 1), 4, frozenset()) in app.screen.facts.notes, "opened on the board with the 4"
 
 
 async def test_a_slow_hint_leaves_the_game_playable_and_is_dropped_if_the_board_changes(

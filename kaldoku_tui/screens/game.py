@@ -436,6 +436,11 @@ class GameScreen(Screen):
         self.app.push_screen(ConfirmDialog(question), answered)
 
     def action_inspect(self) -> None:
+        # Opened after the digits typed before this key, which come up from the grid as
+        # messages: a turn of the grid's queue lets them up, one of this screen's plays them.
+        self.grid.call_later(self.call_later, self.open_inspector)
+
+    def open_inspector(self) -> None:
         facts = cage_facts(self.session.board, self.grid.cursor)
         self.app.push_screen(InspectorScreen(facts, ascii=self.app.ascii,
                                              cage=self.grid.cage_region(facts.cage)))
