@@ -85,8 +85,8 @@ RETIRED = {
     "mul": {4: ("hard",)},
 }
 """Levels kaldoku offered until 2026-11-24 and no longer, by operator set and size: each
-is made in well under a second (medians 23 to 78 ms, p95 under 0.3 s), but more
-than KEEN_RATIO_LIMIT times slower than Keen makes it. kaldoku's median over Keen's,
+is made in well under a second (medians 23 to 78 ms, p95 under 0.3 s), but more than
+KEEN_RATIO_LIMIT times slower than Keen makes it. kaldoku's median over Keen's,
 `python -m benchmarks.keen --sizes 4,5,6,7,8 --levels normal,hard,extreme,unreasonable
 --seeds 60` on 2026-11-24 (load 0.55 to 1.0): 4×4 extreme 12.6×, 5×5 extreme 10.4×, 5×5
 unreasonable 8.7×, 6×6 extreme 7.9×, 4×4 × only hard 5.6×. Not offered for new games, but
@@ -98,13 +98,13 @@ def _left_out(size: int, ops: str) -> tuple[str | None, ...]:
 
 
 def offered_levels(size: int, ops: str) -> tuple[str, ...]:
-    """The levels kaldoku makes at `size` with the operator set `ops`, easiest first."""
+    """The levels kaldoku offers at `size` with the operator set `ops`, easiest first."""
     left_out = _left_out(size, ops)
     return tuple(level for level in levels_for(size) if level not in left_out)
 
 
 def offered_kinds() -> list[GameKind]:
-    """Every kind kaldoku makes with a level asked for, in order."""
+    """Every kind kaldoku offers with a level asked for, in order."""
     return [GameKind(size, ops, level) for size in SIZES for ops in OP_SETS
             for level in offered_levels(size, ops)]
 
