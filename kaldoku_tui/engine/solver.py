@@ -54,11 +54,7 @@ def solve(puzzle: Puzzle, limit: int = 2, other_than: Grid | None = None) -> lis
     """Up to `limit` solutions of `puzzle`: none, exactly one, or several; only those
     that differ from `other_than` when it is given."""
     layout = _layout(puzzle)
-    found: list[Values] = []
-    avoid = [1 << d for row in other_than for d in row] if other_than is not None else None
-    settled = _settle(layout)
-    if settled is not None:
-        _search(layout, *settled, limit, found, avoid)
+    _, found = _solutions(layout, limit, other_than)
     return [_grid(layout.size, v) for v in found]
 
 
@@ -66,11 +62,21 @@ def rival(puzzle: Puzzle, solution: Grid) -> tuple[list[int], Grid | None]:
     """A solution of `puzzle` other than `solution`, one it has (None when that is the
     only one), and the `closure` the search began from, which a generator wants too."""
     layout = _layout(puzzle)
-    settled = _settle(layout)
+    settled, found = _solutions(layout, 1, solution)
     assert settled is not None, "a puzzle its solution solves has no contradiction"
+    return settled, _grid(layout.size, found[0]) if found else None
+
+
+def _solutions(layout: _Layout, limit: int, other_than: Grid | None) -> tuple[Values | None, list[Values]]:
+    """The puzzle's closure (None on a contradiction) and up to `limit` solutions that
+    differ from `other_than`, searched from it."""
     found: list[Values] = []
-    _search(layout, *settled, 1, found, [1 << d for row in solution for d in row])
-    return settled[0], _grid(layout.size, found[0]) if found else None
+    settled = _settle(layout)
+    if settled is None:
+        return None, found
+    avoid = [1 << d for row in other_than for d in row] if other_than is not None else None
+    _search(layout, *settled, limit, found, avoid)
+    return settled[0], found
 
 
 def closure(puzzle: Puzzle) -> list[int] | None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
-from typing import TYPE_CHECKING, Iterator, NamedTuple
+from typing import TYPE_CHECKING, Callable, Iterator, NamedTuple
 
 from rich.text import Text
 from textual import work
@@ -148,9 +148,13 @@ class GameScreen(Screen):
         self.play(message.move.kind, message.move)
 
     def action_play(self, kind: str) -> None:
-        # Sent through the grid to queue behind the digits typed before this key, which
-        # come up from it as messages (a paste, keys over a slow link).
-        self.grid.post_message(KenKenGrid.Intent(Move(kind)))
+        self.after_typed(self.play, kind)
+
+    def after_typed(self, callback: Callable[..., object], *args: object) -> None:
+        """Run `callback` once the digits typed before this key are played (a paste, keys
+        over a slow link): they come up from the grid as messages, so this waits a turn of
+        the grid's queue, which sends them up, then one of this screen's, which plays them."""
+        self.grid.call_later(self.call_later, callback, *args)
 
     def play(self, kind: str, move: Move | None = None) -> None:
         self.show(self.session.apply(move or Move(kind)))
@@ -436,9 +440,7 @@ class GameScreen(Screen):
         self.app.push_screen(ConfirmDialog(question), answered)
 
     def action_inspect(self) -> None:
-        # Opened after the digits typed before this key, which come up from the grid as
-        # messages: a turn of the grid's queue lets them up, one of this screen's plays them.
-        self.grid.call_later(self.call_later, self.open_inspector)
+        self.after_typed(self.open_inspector)
 
     def open_inspector(self) -> None:
         facts = cage_facts(self.session.board, self.grid.cursor)
