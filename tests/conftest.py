@@ -58,9 +58,9 @@ def game_app(puzzle: Puzzle, directory: Path | None = None, *, kind=None, depth:
     from kaldoku_tui.bank import Bank
     from kaldoku_tui.session import Session
     from kaldoku_tui.session.settings import Settings
-    from kaldoku_tui.session.store import Store
+    from kaldoku_tui.session.store import open_store
 
-    store = Store(directory)
+    store = open_store(directory)
     settings = kwargs.pop("settings", None) or Settings.from_dict(store.settings())
     journal, _ = store.new_game(puzzle, kind or GameKind.of(puzzle))
     session = Session(puzzle, kind, journal=journal, now=now,
@@ -72,12 +72,37 @@ def game_app(puzzle: Puzzle, directory: Path | None = None, *, kind=None, depth:
 def saved_session(directory: Path):
     """The game in progress kept in `directory`, resumed (None when there is none)."""
     from kaldoku_tui.session import Session
-    from kaldoku_tui.session.store import Store
+    from kaldoku_tui.session.store import open_store
 
-    store = Store(directory)
-    for saved in store.open_games():
+    store = open_store(directory)
+    for found in store.open_games():
+        saved = store.game(found.id)
         store.close()
         return Session.resume(saved.puzzle, saved.moves, saved.kind, elapsed=saved.elapsed,
                               now=lambda: 0.0)
     store.close()
     return None
+
+
+def sql(directory: Path, query: str, *args):
+    """The rows of `query` on the SQLite store in `directory`, read (or written, committed)
+    behind the store's back: to look at what it wrote, or to damage it on purpose."""
+    import sqlite3
+
+    conn = sqlite3.connect(directory / "kaldoku.db", isolation_level=None)
+    try:
+        return conn.execute(query, args).fetchall()
+    finally:
+        conn.close()
+
+
+def sql_write(directory: Path, work) -> None:
+    """Run `work(connection)` on the SQLite store in `directory` in one transaction."""
+    import sqlite3
+
+    conn = sqlite3.connect(directory / "kaldoku.db")
+    try:
+        with conn:
+            work(conn)
+    finally:
+        conn.close()
