@@ -106,3 +106,39 @@ def sql_write(directory: Path, work) -> None:
             work(conn)
     finally:
         conn.close()
+
+
+STORES = ["sqlite"]
+"""The store implementations the contract suite (tests/test_store_contract.py) holds to
+one interface; each but SQLite has a fixture `<name>_location` giving where one is."""
+
+
+class StoreFactory:
+    """Opens stores of one location for any player, and closes them all at the end."""
+
+    def __init__(self, kind: str, location) -> None:
+        self.kind = kind
+        self.location = location
+        """Where the store is: a data directory, or a postgresql:// URL."""
+        self.opened: list = []
+
+    def __call__(self, player: str = "local"):
+        from kaldoku_tui.session.store import open_store
+
+        store = open_store(self.location, player)
+        self.opened.append(store)
+        return store
+
+    def close(self) -> None:
+        for store in self.opened:
+            store.close()
+
+
+@pytest.fixture(params=STORES)
+def store_factory(request, tmp_path):
+    """Opens the store of one fresh location for a player: store_factory("name:ann")."""
+    location = (tmp_path / "home" if request.param == "sqlite"
+                else request.getfixturevalue(f"{request.param}_location"))
+    factory = StoreFactory(request.param, location)
+    yield factory
+    factory.close()

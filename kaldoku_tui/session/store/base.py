@@ -269,9 +269,10 @@ class Store(ABC):
         player's game in progress."""
 
     @abstractmethod
-    def game(self, game_id: int) -> SavedGame | None:
-        """This player's game `game_id`, in progress or ended, with all its moves; None when
-        there is none. GameDamaged when it cannot be read."""
+    def game(self, game_id: int, from_snapshot: bool = False) -> SavedGame | None:
+        """This player's game `game_id`, in progress or ended, with all its moves (or, with
+        `from_snapshot`, its last snapshot and the moves after it); None when there is
+        none. GameDamaged when it cannot be read whole."""
 
     @abstractmethod
     def move_log(self, game_id: int) -> list[dict[str, Any]] | None:

@@ -38,8 +38,11 @@ from kaldoku_tui.session.store.schema import (
 
 __all__ = ["DB_FILE", "SCHEMA_VERSION", "SQLiteStore", "data_dir"]
 
-BUSY_TIMEOUT = 2.0
-"""Seconds a write waits for another kaldoku's write before it is kept for later."""
+BUSY_TIMEOUT = 5.0
+"""Seconds a write waits for other kaldokus' writes before it is kept for later."""
+PAUSED_TIMEOUT = 0.1
+"""Seconds a write waits while saving is paused: a stuck writer elsewhere must not make
+every key wait BUSY_TIMEOUT; the moves wait in the journal instead."""
 
 DAMAGED = ("SQLITE_CORRUPT", "SQLITE_NOTADB")
 """Errors that say the file itself is damaged (set aside), not that it is busy or the
@@ -78,6 +81,8 @@ class SQLiteStore(Store):
         self.notices: list[str] = []
         self.saving = True
         self.memory = False
+        self.wait = BUSY_TIMEOUT
+        """How long the connection waits for a busy file now, in seconds."""
         self.conn: sqlite3.Connection | None = self.connect()
         """None while the file cannot be opened (each write tries again)."""
 
@@ -175,10 +180,15 @@ class SQLiteStore(Store):
         with self.lock:
             if self.conn is None:
                 try:
+                    self.wait = BUSY_TIMEOUT
                     self.conn = self.ready()
                 except (sqlite3.Error, OSError, UnusableDatabase, UnicodeDecodeError) as error:
                     raise Unavailable(why(error)) from error
             try:
+                wait = BUSY_TIMEOUT if self.saving else PAUSED_TIMEOUT
+                if wait != self.wait:
+                    self.conn.execute(f"PRAGMA busy_timeout = {int(wait * 1000)}")
+                    self.wait = wait
                 with transaction(self.conn):
                     return work(self.conn)
             except (sqlite3.Error, OSError, OverflowError) as error:
@@ -242,21 +252,21 @@ class SQLiteStore(Store):
         claimed, notice = self.change(claim)
         if claimed == 0:
             raise StoreError(f"no game {game_id} in progress")
-        saved = self.game(game_id)
+        saved = self.game(game_id, from_snapshot=True)
         if saved is None or saved.outcome is not None:
             raise StoreError(f"no game {game_id} in progress")
         journal = SQLiteJournal(self, game_id, "", saved.kind.key, claim=claimed is None)
         return Resumed(saved, journal, notice)
 
-    def game(self, game_id: int) -> SavedGame | None:
+    def game(self, game_id: int, from_snapshot: bool = False) -> SavedGame | None:
         try:
-            return self.read_game(game_id)
+            return self.read_game(game_id, from_snapshot)
         except StoreError as error:
             raise GameDamaged(str(error)) from None
         except (PuzzleError, ValueError, TypeError, RecursionError) as error:
             raise GameDamaged(str(error)[:200]) from None
 
-    def read_game(self, game_id: int) -> SavedGame | None:
+    def read_game(self, game_id: int, from_snapshot: bool) -> SavedGame | None:
         found = self.rows("SELECT puzzle, kind, elapsed, outcome, daily, sum FROM games "
                           "WHERE id = ? AND player = ?", game_id, self.player)
         if not found:
@@ -271,7 +281,7 @@ class SQLiteStore(Store):
             raise ValueError(f"time played {str(elapsed)[:20]!r} is not a time")
         start, snapshot = 0, None
         for seq, state, total in self.rows("SELECT seq, state, sum FROM snapshots WHERE game = ?",
-                                           game_id):
+                                           game_id) if from_snapshot else ():
             if total != checksum(seq, state) or not isinstance(seq, int):
                 raise ValueError("the game's snapshot is damaged")
             start, snapshot = seq, json.loads(state)
