@@ -51,9 +51,9 @@ PASTE_LIMIT = 16_384
 """Characters kept of one paste (a Keen game ID or share code is a few hundred)."""
 LONGEST_SEQUENCE = 64
 """Characters after ESC [ a sequence may have; a longer one is skipped to its end."""
-QUIET = 0.5
-"""Seconds without input that end a string or sequence still being skipped: an Alt key
-(Alt+P is ESC P, the start of a DCS string) must not leave the keyboard dead."""
+QUIET = 1.0
+"""Seconds without input after which a string still open is over: a terminal sends its
+strings whole, so the next key after an unfinished one (ESC ] NUL) is a key again."""
 READ_SIZE = 65_536
 """Bytes read from the terminal at a time."""
 
@@ -128,6 +128,10 @@ class TerminalInput:
         self.last_read = clock()
         self.skipping: re.Pattern[str] | None = None
         """While inside a string or an over-long sequence: what ends it."""
+        self.skipped = 0
+        """Characters of it skipped so far."""
+        self.move: str | None = None
+        """The last mouse move of this read: moves are sent one a read, the rest are stale."""
         self.paste: list[str] | None = None
         """While inside a bracketed paste: what it holds so far (at most PASTE_LIMIT)."""
         self.pasted = 0
@@ -140,8 +144,8 @@ class TerminalInput:
     def tick(self) -> list[Message]:
         """The messages due by now: an Esc key once the escape delay has passed."""
         quiet = self.clock() - self.last_read
-        if self.skipping is not None and quiet >= QUIET:
-            self.skipping = None
+        if self.skipping is not None and quiet >= (QUIET if self.skipped else constants.ESCAPE_DELAY):
+            self.skipping = None  # ESC P, ESC ], ESC X... alone was an Alt key, not a string
         if not self.pending or quiet < constants.ESCAPE_DELAY:
             return []
         if self.paste is not None:
@@ -173,10 +177,11 @@ class TerminalInput:
             if self.skipping is not None:
                 stop = self.skipping.search(text, pos)
                 if stop is None:
-                    return found
+                    self.skipped += end - pos
+                    break
                 if stop[0] == "\x1b" and stop.end() == end:
                     self.pending = "\x1b"  # ESC \ cut by the read: the string may go on
-                    return found
+                    break
                 self.skipping = None
                 pos = stop.start() if stop[0] == "\x1b" else stop.end()
                 continue
@@ -195,13 +200,13 @@ class TerminalInput:
             if sequence is None:
                 if UNFINISHED.match(text, pos):
                     self.pending = text[pos:]
-                    return found
+                    break
                 self.send([events.Key("escape", "\x1b")], found)  # ESC before ESC or a control
                 pos += 1
                 continue
             pos = sequence.end()
             if sequence["string"]:
-                self.skipping = STRING_END
+                self.skipping, self.skipped = STRING_END, 0
             elif sequence["long"]:
                 self.skipping = LONG_END
             elif sequence["alt"]:
@@ -209,14 +214,26 @@ class TerminalInput:
                           or self.parser._sequence_to_key_events(sequence["alt"], alt=True), found)
             elif sequence[0] == "\x1b[M":
                 pos += 3  # an X10 mouse report: three bytes of position, not keys
+            elif (mouse := SGR_MOUSE.fullmatch(sequence[0])) and (int(mouse[1]) & 96) == 32:
+                self.move = sequence[0]
             else:
+                if self.move and mouse:
+                    self.send_move(found)  # the pointer's place before the click
                 self.send(self.control(sequence[0]), found)
+        if self.move:
+            self.send_move(found)
         return found
+
+    def send_move(self, found: list[Message]) -> None:
+        assert self.move is not None
+        self.send(self.control(self.move), found)
+        self.move = None
 
 
     def keys(self, text: str, start: int, stop: int, found: list[Message]) -> None:
-        """The keys of plain characters: as many as the budget allows, the rest dropped unread."""
-        for ch in text[start:start + self.budget.take(stop - start)]:
+        """The keys of plain characters: the last as many as the budget allows (a key typed
+        after a flood comes last), the rest dropped unread."""
+        for ch in text[stop - self.budget.take(stop - start):stop]:
             found.extend(key for key in self.parser._sequence_to_key_events(ch) if key.key != Keys.Ignore)
 
     def send(self, messages_: Iterable[Message], found: list[Message]) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import random
 import re
 import shutil
 import sys
@@ -185,6 +186,36 @@ def test_a_click_inside_the_window_and_keys_around_sequences_still_arrive():
     assert [m.text for m in pasted] == ["kg1-abc"]
 
 
+def test_a_string_arriving_slowly_gives_no_key_and_an_alt_key_alone_ends_at_once():
+    from kaldoku_tui.terminal_input import QUIET
+
+    clock = Clock()
+    terminal = TerminalInput(clock=clock)
+    found = []
+    for piece in (b"\x1b]0;", b"x", b"q", b"\x07", b"3"):  # a read every half QUIET
+        found += terminal.feed(piece)
+        clock.now += QUIET / 2
+        found += terminal.tick()
+    assert keys(found) == ["3"]
+    # A string never ended is over once nothing has come for QUIET seconds.
+    assert keys(read(terminal, clock, b"\x1b]0;x") + read(terminal, clock, b"5")) == ["5"]
+    # ESC P alone (Alt+P) is over after the escape delay.
+    clock.now += QUIET
+    terminal.tick()
+    assert keys(terminal.feed(b"\x1bP")) == []
+    clock.now += 0.2
+    assert keys(terminal.tick() + terminal.feed(b"4")) == ["4"]
+
+
+def test_mouse_moves_are_sent_one_a_read_and_clicks_keep_their_place():
+    clock = Clock()
+    terminal = TerminalInput(size=lambda: (80, 24), clock=clock)
+    moves = b"".join(b"\x1b[<35;%d;5M" % x for x in range(1, 81))
+    found = read(terminal, clock, moves + b"\x1b[<0;7;5M" + moves + b"\x1b[<0;7;5m")
+    assert [(type(m).__name__, m.x) for m in found] == [
+        ("MouseMove", 79), ("MouseDown", 6), ("MouseMove", 79), ("MouseUp", 6)]
+
+
 def test_a_flood_of_bytes_is_cut_to_the_budget_and_the_next_key_comes_at_once():
     """300 KB of unbracketed bytes were 300,000 keys, parsed at 15 µs a byte (4.6 s) and
     then played one by one for 110 s, with q waiting behind them."""
@@ -260,6 +291,37 @@ def test_the_game_survives_every_hostile_input_on_a_real_terminal(tmp_path):
         assert not ended(status)
         terminal.press("q")
         assert wait_for(lambda: ended(status), timeout=10) == "0", terminal.screen()
+    finally:
+        terminal.close()
+
+
+FLOOD = bytes(random.Random(13).choice(b"123456789hjklu ") for _ in range(300_000))
+"""300 KB of typing: digits and moves (no key that opens a dialog, where q cancels)."""
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux (.ci/run installs it)")
+def test_a_flood_of_unbracketed_bytes_costs_little_and_q_then_quits_at_once(tmp_path):
+    """300 KB pasted without brackets took 110 s of a whole core (300,000 moves, 52 → 220
+    MB) with q waiting behind them. Figures are loose here; benchmarks/hostile.py has them."""
+    import time
+
+    from sshbox import KALDOKU, Terminal, settled, usage, wait_for
+
+    env = {"TERM": "xterm-256color", "LANG": "C.UTF-8", "KALDOKU_HOME": str(tmp_path)}
+    terminal = Terminal([KALDOKU, EXAMPLE_ID], env=env)
+    try:
+        terminal.wait_for_text("┛")
+        pid = terminal.pane_pid()
+        cpu_before, rss_before = usage(pid)
+        terminal.paste(FLOOD)
+        cpu_after = settled(pid)
+        assert cpu_after is not None, "still busy 30 s after the flood"
+        assert cpu_after - cpu_before < 10.0
+        assert usage(pid)[1] - rss_before < 60_000  # KB
+        start = time.monotonic()
+        terminal.press("q")
+        assert wait_for(terminal.dead, timeout=10), terminal.screen()
+        assert time.monotonic() - start < 5.0
     finally:
         terminal.close()
 
