@@ -53,7 +53,8 @@ LONGEST_SEQUENCE = 64
 """Characters after ESC [ a sequence may have; a longer one is skipped to its end."""
 QUIET = 1.0
 """Seconds without input after which a string still open is over: a terminal sends its
-strings whole, so the next key after an unfinished one (ESC ] NUL) is a key again."""
+strings whole, so a key after an unfinished one (ESC ] NUL, or Alt+P, which is ESC P)
+is a key again. Longer than any pause inside a reply or a paste that a slow link makes."""
 READ_SIZE = 65_536
 """Bytes read from the terminal at a time."""
 
@@ -128,8 +129,6 @@ class TerminalInput:
         self.last_read = clock()
         self.skipping: re.Pattern[str] | None = None
         """While inside a string or an over-long sequence: what ends it."""
-        self.skipped = 0
-        """Characters of it skipped so far."""
         self.move: str | None = None
         """The last mouse move of this read: moves are sent one a read, the rest are stale."""
         self.paste: list[str] | None = None
@@ -144,8 +143,8 @@ class TerminalInput:
     def tick(self) -> list[Message]:
         """The messages due by now: an Esc key once the escape delay has passed."""
         quiet = self.clock() - self.last_read
-        if self.skipping is not None and quiet >= (QUIET if self.skipped else constants.ESCAPE_DELAY):
-            self.skipping = None  # ESC P, ESC ], ESC X... alone was an Alt key, not a string
+        if self.skipping is not None and quiet >= QUIET:
+            self.skipping = None
         if not self.pending or quiet < constants.ESCAPE_DELAY:
             return []
         if self.paste is not None:
@@ -177,7 +176,6 @@ class TerminalInput:
             if self.skipping is not None:
                 stop = self.skipping.search(text, pos)
                 if stop is None:
-                    self.skipped += end - pos
                     break
                 if stop[0] == "\x1b" and stop.end() == end:
                     self.pending = "\x1b"  # ESC \ cut by the read: the string may go on
@@ -206,7 +204,7 @@ class TerminalInput:
                 continue
             pos = sequence.end()
             if sequence["string"]:
-                self.skipping, self.skipped = STRING_END, 0
+                self.skipping = STRING_END
             elif sequence["long"]:
                 self.skipping = LONG_END
             elif sequence["alt"]:
