@@ -5,10 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from kaldoku_tui.engine.formats import read_keen
 from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.engine.puzzle import Cage, Puzzle
+from strategies import LONG_EXAMPLES
+
+settings.register_profile("long", max_examples=LONG_EXAMPLES)
 
 PUZZLE_DIR = Path(__file__).parent / "puzzles"
 
