@@ -62,7 +62,7 @@ class KaldokuApp(App):
         notice: str | None = None,
         now: Callable[[], float] = time.monotonic,
     ) -> None:
-        super().__init__(driver_class=INPUT_DRIVER)
+        super().__init__(driver_class=input_driver())
         self.theme = settings.theme if settings.theme in self.available_themes else theme
         self.ascii = ascii
         self.set_class(ascii, "-ascii")
@@ -182,6 +182,14 @@ class KaldokuApp(App):
                                 lambda: game.show_status(f"Share code: {share_code(game.session.puzzle)}"))
             yield SystemCommand("Settings", "Notes clean-up, shading", game.action_settings)
             yield SystemCommand("Help", "Every key of the game", game.action_help)
+
+
+def input_driver(environ=os.environ):
+    """Our terminal driver on a real terminal; Textual's choice elsewhere (a driver named
+    by TEXTUAL_DRIVER, such as textual-serve's web driver, or no terminal at all)."""
+    if "TEXTUAL_DRIVER" in environ or not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return None
+    return INPUT_DRIVER
 
 
 def lower_priority() -> None:
