@@ -335,6 +335,15 @@ def test_play_in_chromium_reload_resumes_and_a_win_shows(served, browser, tmp_pa
     shot = tmp_path / "won.png"
     assert browser.save_screenshot(str(shot)) and shot.stat().st_size > 10_000
 
+    downloads = tmp_path / "downloads"
+    browser.execute_cdp_cmd("Browser.setDownloadBehavior",
+                            {"behavior": "allow", "downloadPath": str(downloads)})
+    assert "d: PDF" in won
+    page.keys("d")
+    pdf = wait_for(lambda: [p for p in downloads.glob("kaldoku-*.pdf")], "the PDF downloaded")[0]
+    from pypdf import PdfReader
+    assert "kp1-1v3081qdvphba" in PdfReader(pdf).pages[0].extract_text()
+
     outside = [url for url in requests_made(browser)
                if urlsplit(url).hostname != "127.0.0.1" and not url.startswith("data:")]
     assert outside == [], outside
