@@ -335,6 +335,14 @@ def test_play_in_chromium_reload_resumes_and_a_win_shows(served, browser, tmp_pa
     shot = tmp_path / "won.png"
     assert browser.save_screenshot(str(shot)) and shot.stat().st_size > 10_000
 
+    browser.execute_cdp_cmd("Browser.grantPermissions", {
+        "origin": f"http://127.0.0.1:{served.port}",
+        "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]})
+    page.keys("c")  # the share code, to the browser's clipboard (OSC 52 through xterm.js)
+    copied = wait_for(lambda: browser.execute_async_script(
+        "navigator.clipboard.readText().then(arguments[0], () => arguments[0](''))"), "the clipboard")
+    assert copied == "kp1-1v3081qdvphba"
+
     downloads = tmp_path / "downloads"
     browser.execute_cdp_cmd("Browser.setDownloadBehavior",
                             {"behavior": "allow", "downloadPath": str(downloads)})
