@@ -75,9 +75,9 @@ def seed_game(directory: Path) -> None:
 class Served:
     """`kaldoku web --port 0` running in a process of its own."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, *options: str) -> None:
         self.process = subprocess.Popen(
-            [str(KALDOKU), "web", "--port", "0", "--data-dir", str(directory)],
+            [str(KALDOKU), "web", "--port", "0", "--data-dir", str(directory), *options],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )
         line = self.process.stdout.readline()
@@ -149,8 +149,48 @@ def served(tmp_path):
     seed_game(data)
     server = Served(data)
     yield server
+    tabs = server.tabs()
     errors = server.stop()
     assert "Traceback" not in errors, errors
+    assert not [pid for pid in tabs if Path(f"/proc/{pid}").exists()], "a tab's process outlived the server"
+
+
+def kaldoku(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([str(KALDOKU), *args], capture_output=True, text=True, timeout=30)
+
+
+def test_bad_options_and_a_busy_port_are_one_line_errors(tmp_path):
+    if not KALDOKU.exists():
+        pytest.skip("needs the installed kaldoku command")
+    import socket
+
+    data = tmp_path / "data"
+    data.mkdir(mode=0o700)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        busy = kaldoku("web", "--port", str(port), "--data-dir", str(data))
+    assert busy.returncode == 2 and busy.stdout == ""
+    assert re.fullmatch(rf"kaldoku: error: cannot listen on 127\.0\.0\.1 port {port}: .+\n", busy.stderr)
+    bad_port = kaldoku("web", "--port", "70000")
+    assert bad_port.returncode == 2 and "port must be 0 to 65535" in bad_port.stderr
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)
+    unsafe = kaldoku("web", "--port", "0", "--data-dir", str(shared))
+    assert unsafe.returncode == 2 and unsafe.stderr.count("\n") == 1 and "Traceback" not in unsafe.stderr
+
+
+def test_listening_beyond_this_machine_warns(tmp_path):
+    if not KALDOKU.exists():
+        pytest.skip("needs the installed kaldoku command")
+    data = tmp_path / "data"
+    data.mkdir(mode=0o700)
+    server = Served(data, "--host", "0.0.0.0")
+    errors = server.stop()
+    assert "warning: listening on 0.0.0.0" in errors
+    assert f":{server.port}/?token=" in server.url
 
 
 @pytest.fixture(scope="module")
