@@ -14,7 +14,7 @@ from datetime import date
 from typing import NoReturn, Sequence
 
 from kaldoku_tui import __version__
-from kaldoku_tui.arguments import UsageError, read_puzzle_arg
+from kaldoku_tui.arguments import UsageError, read_puzzle_arg, stream_puzzle_arg
 from kaldoku_tui.engine.kinds import HIDDEN_OPS, LEVELS, MAX_SIZE, MIN_SIZE, OP_SETS
 from kaldoku_tui.engine.formats import FORMATS
 from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError
@@ -221,7 +221,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     from kaldoku_tui.engine.solver import solve
 
     status = EXIT_OK
-    for i, puzzle in enumerate(read_puzzle_arg(args.puzzle)):
+    for i, puzzle in enumerate(stream_puzzle_arg(args.puzzle)):
         found = solve(puzzle, limit=2)
         if len(found) != 1:
             status = EXIT_NOT_UNIQUE
@@ -242,7 +242,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     from kaldoku_tui.engine.solver import solve
 
     status = EXIT_OK
-    for puzzle in read_puzzle_arg(args.puzzle):
+    for puzzle in stream_puzzle_arg(args.puzzle):
         found = solve(puzzle, limit=2)
         cages = f"{len(puzzle.cages)} cage{'s' if len(puzzle.cages) != 1 else ''}"
         print(f"{puzzle.size}×{puzzle.size}, {cages}: valid, {_how_many(found)}")
@@ -257,7 +257,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
     from kaldoku_tui.engine.techniques import grade
 
     status = EXIT_OK
-    for puzzle in read_puzzle_arg(args.puzzle):
+    for puzzle in stream_puzzle_arg(args.puzzle):
         found = solve(puzzle, limit=2)
         if len(found) != 1:
             status = EXIT_NOT_UNIQUE

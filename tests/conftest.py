@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import time
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from kaldoku_tui.engine.formats import read_keen
 from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.engine.puzzle import Cage, Puzzle
+from strategies import LONG_EXAMPLES
+
+settings.register_profile("long", max_examples=LONG_EXAMPLES)
 
 PUZZLE_DIR = Path(__file__).parent / "puzzles"
 
@@ -142,3 +149,19 @@ def store_factory(request, tmp_path):
     factory = StoreFactory(request.param, location)
     yield factory
     factory.close()
+
+
+async def workers_done(app, timeout: float = 60.0) -> None:
+    """Wait until no worker of `app` runs, those started meanwhile too. A worker cancelled on
+    the way (a palette search superseded by the next key) is done; one that failed raises.
+
+    Textual's `app.workers.wait_for_complete()` raises WorkerCancelled instead, so a test
+    that waits through a search the next key cancels fails only when the machine is slow."""
+    from textual.worker import WorkerCancelled
+
+    deadline = time.monotonic() + timeout
+    while running := [worker for worker in app.workers if worker.is_running]:
+        left = deadline - time.monotonic()
+        assert left > 0, f"workers still running after {timeout} s: {running}"
+        with contextlib.suppress(WorkerCancelled):
+            await asyncio.wait_for(running[0].wait(), left)

@@ -27,7 +27,7 @@ from kaldoku_tui.session.game import Move, place
 from kaldoku_tui.session.store import DB_FILE, open_store
 from kaldoku_tui.session.store.schema import SCHEMA_VERSION
 
-from conftest import EXAMPLE_ID, EXAMPLE_SOLUTION, game_app, sql, sql_write
+from conftest import EXAMPLE_ID, EXAMPLE_SOLUTION, game_app, sql, sql_write, workers_done
 from test_grid import screen_lines
 from test_looks import not_ascii
 from test_records import screen_text, solve_by_keys
@@ -392,7 +392,7 @@ async def test_a_daily_won_shows_its_result_line_with_the_streak(tmp_path, monke
     app = game_app(row_sums, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         app.start_daily(MONDAY)  # as the new-game dialog's daily entry does
-        await app.workers.wait_for_complete()
+        await workers_done(app)
         await pilot.pause()
         session = app.game.session
         assert session.puzzle == daily_puzzle(MONDAY)

@@ -14,6 +14,7 @@ from kaldoku_tui.session.legacy import import_legacy
 from kaldoku_tui.session.store import open_store
 
 from conftest import EXAMPLE_ID, EXAMPLE_SOLUTION
+from strategies import examples
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers(-10**30, 10**30) | st.floats() | st.text(max_size=8),
@@ -34,7 +35,7 @@ def example4():
     return read_keen(EXAMPLE_ID).with_solution(EXAMPLE_SOLUTION)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(st.lists(RECORD, max_size=12))
 @example([{"move": "place", "states": [[0, 0, 1, [2]]]}])
 @example([{"move": "note", "states": [[0, 0, 0, [1e999]]]}])
@@ -48,7 +49,7 @@ def test_any_journal_resumes_or_is_refused_in_words(records):
         assert 0 <= session.board.digit(cell) <= 4
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(name=st.sampled_from(["game.json", "stats.json", "settings.json", "bank.json"]),
        content=st.one_of(JSON.map(json.dumps), st.binary(max_size=200).map(lambda b: b.decode("latin-1")),
                          JSON.map(lambda value: json.dumps({"format": "kaldoku-x", "version": 1, "x": value}))))
