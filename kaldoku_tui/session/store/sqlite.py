@@ -299,7 +299,7 @@ class SQLiteStore(Store):
             if total != checksum(seq, state) or not isinstance(seq, int):
                 raise ValueError("the game's snapshot is damaged")
             start, snapshot = seq, json.loads(state)
-        moves = []
+        moves: list[Any] = []
         for seq, text, move_elapsed, total in self.rows(
                 "SELECT seq, move, elapsed, sum FROM moves WHERE game = ? AND seq > ? ORDER BY seq",
                 game_id, start):
