@@ -9,6 +9,7 @@ import pytest
 from kaldoku_tui.engine.formats import read_keen
 from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.engine.puzzle import Cage, Puzzle
+from pg_server import pg_server, pg_url  # noqa: F401  (fixtures: a private PostgreSQL)
 
 PUZZLE_DIR = Path(__file__).parent / "puzzles"
 
