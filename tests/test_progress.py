@@ -22,7 +22,7 @@ from kaldoku_tui.session.game import clock_text
 from kaldoku_tui.screens.replay import ReplayScreen, replay_frames
 from kaldoku_tui.screens.win import WinScreen
 from kaldoku_tui.session import Session
-from kaldoku_tui.session import store as store_module
+from kaldoku_tui.session.store import sqlite as store_module
 from kaldoku_tui.session.game import Move, place
 from kaldoku_tui.session.store import DB_FILE, SCHEMA_VERSION, Store
 

@@ -19,7 +19,7 @@ from kaldoku_tui.engine.board import Board
 from kaldoku_tui.engine.formats import read_keen
 from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.session import Session
-from kaldoku_tui.session import store as store_module
+from kaldoku_tui.session.store import sqlite as store_module
 from kaldoku_tui.session.game import Move, place
 from kaldoku_tui.session.legacy import import_legacy
 from kaldoku_tui.bank import STARTING_KINDS
