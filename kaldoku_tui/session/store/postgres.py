@@ -232,28 +232,40 @@ class PostgresStore(Store):
             with conn.transaction():
                 if self.version(conn) == SCHEMA_VERSION:
                     return
+            # A session lock, taken before the transaction that reads the version: a new
+            # transaction sees the tables another kaldoku made while this one waited.
             with conn.transaction():
-                conn.execute("SELECT pg_advisory_xact_lock(%s, hashtext(current_schema()))",
+                conn.execute("SELECT pg_advisory_lock(%s, hashtext(current_schema()))",
                              (MIGRATION_LOCK,))
-                version = self.version(conn)
-                if version is None:
-                    for statement in SCHEMA.split(";"):
-                        conn.execute(statement)
-                    conn.execute("INSERT INTO kaldoku_schema VALUES (%s)", (SCHEMA_VERSION,))
-                elif version > SCHEMA_VERSION:
-                    raise StoreError(f"{where(self.url)} was made by a newer kaldoku "
-                                     f"(schema {version}); update kaldoku to use it")
-                else:
-                    for step in range(version, SCHEMA_VERSION):
-                        for statement in MIGRATIONS[step]:
-                            conn.execute(statement)
-                    conn.execute("UPDATE kaldoku_schema SET version = %s", (SCHEMA_VERSION,))
+            try:
+                with conn.transaction():
+                    self.upgrade(conn)
+            finally:
+                with conn.transaction():
+                    conn.execute("SELECT pg_advisory_unlock(%s, hashtext(current_schema()))",
+                                 (MIGRATION_LOCK,))
         except psycopg.Error as error:
             self.close()
             raise StoreError(f"cannot set up {where(self.url)}: {one_line(error)}") from None
         except StoreError:
             self.close()
             raise
+
+    def upgrade(self, conn: psycopg.Connection) -> None:
+        """Make the tables (an empty database) or migrate them to SCHEMA_VERSION."""
+        version = self.version(conn)
+        if version is None:
+            for statement in SCHEMA.split(";"):
+                conn.execute(statement)
+            conn.execute("INSERT INTO kaldoku_schema VALUES (%s)", (SCHEMA_VERSION,))
+        elif version > SCHEMA_VERSION:
+            raise StoreError(f"{where(self.url)} was made by a newer kaldoku "
+                             f"(schema {version}); update kaldoku to use it")
+        else:
+            for step in range(version, SCHEMA_VERSION):
+                for statement in MIGRATIONS[step]:
+                    conn.execute(statement)
+            conn.execute("UPDATE kaldoku_schema SET version = %s", (SCHEMA_VERSION,))
 
     @staticmethod
     def version(conn: psycopg.Connection) -> int | None:
