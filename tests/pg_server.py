@@ -154,3 +154,9 @@ def pg_server():
 def pg_url(pg_server: PgServer) -> str:
     """The URL of a new empty database of this test's own."""
     return pg_server.fresh_url()
+
+
+@pytest.fixture
+def postgresql_location(pg_url: str) -> str:
+    """Where the contract suite's PostgreSQL store is (see STORES in conftest.py)."""
+    return pg_url

@@ -6,20 +6,18 @@
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
-from kaldoku_tui.session.store.base import LOCAL, StoreError, check_player, player_id
-from kaldoku_tui.session.store.base import Store as StoreInterface
-# Until sqlite.py implements the interface, the names the game uses come from it as before.
-from kaldoku_tui.session.store.sqlite import (
-    DB_FILE, SCHEMA_VERSION, PastGame, Record, SavedGame, Store, UnsafeDirectory, data_dir,
-    finite, history_table, now_iso, records_table, streak_text,
+from kaldoku_tui.session.store.base import (
+    COUNTED, LOCAL, RECENT, GameDamaged, GameJournal, LegacyData, OpenGame, PastGame, Record,
+    Resumed, SavedGame, Standing, Store, StoreError, TakenOver, Unavailable, UnsafeDirectory,
+    check_player, day, finite, now_iso, player_id,
 )
+from kaldoku_tui.session.store.files import DB_FILE, data_dir
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
-def open_store(location: str | os.PathLike | None, player: str = LOCAL) -> StoreInterface:
+def open_store(location: str | os.PathLike | None, player: str = LOCAL) -> Store:
     """The store at `location` for `player`: PostgreSQL for a postgresql:// URL, else
     SQLite in that data directory (or that .db file); in memory when None.
     UnsafeDirectory for a data directory others can write in; StoreError for a store
@@ -34,8 +32,14 @@ def open_store(location: str | os.PathLike | None, player: str = LOCAL) -> Store
     return SQLiteStore(location, player)
 
 
+def store_location(store_url: str | None, directory: str | os.PathLike | None) -> str | os.PathLike:
+    """Where the store is: --store (or KALDOKU_STORE), else the data directory."""
+    return store_url or os.environ.get("KALDOKU_STORE") or data_dir(directory)
+
+
 __all__ = [
-    "DB_FILE", "LOCAL", "SCHEMA_VERSION", "PastGame", "Record", "SavedGame", "Store",
-    "StoreError", "StoreInterface", "UnsafeDirectory", "check_player", "data_dir", "finite",
-    "history_table", "now_iso", "open_store", "player_id", "records_table", "streak_text",
+    "COUNTED", "DB_FILE", "LOCAL", "RECENT", "GameDamaged", "GameJournal", "LegacyData",
+    "OpenGame", "PastGame", "Record", "Resumed", "SavedGame", "Standing", "Store", "StoreError",
+    "TakenOver", "Unavailable", "UnsafeDirectory", "check_player", "data_dir", "day", "finite",
+    "now_iso", "open_store", "player_id", "store_location",
 ]

@@ -269,13 +269,14 @@ class Store(ABC):
         player's game in progress."""
 
     @abstractmethod
-    def game(self, game_id: int) -> SavedGame | None:
-        """This player's game `game_id`, in progress or ended, with all its moves; None when
-        there is none. GameDamaged when it cannot be read."""
+    def game(self, game_id: int, from_snapshot: bool = False) -> SavedGame | None:
+        """This player's game `game_id`, in progress or ended, with all its moves (or, with
+        `from_snapshot`, its last snapshot and the moves after it); None when there is
+        none. GameDamaged when it cannot be read whole."""
 
     @abstractmethod
-    def move_log(self, game_id: int) -> list[dict[str, Any]]:
-        """Game `game_id`'s moves, each its journal record with its number (`seq`), the
+    def move_log(self, game_id: int) -> list[dict[str, Any]] | None:
+        """None when this player has no game `game_id`; else its moves, each its journal record with its number (`seq`), the
         time played when it was made (`elapsed`) and the moment (`at`, UTC); a record that
         cannot be read is {"move": None} in its place."""
 
@@ -436,4 +437,5 @@ def why(error: BaseException) -> str:
         return error.strerror
     text = str(error) or type(error).__name__
     return {"file is not a database": "not a kaldoku database",
-            "database disk image is malformed": "damaged"}.get(text, text)[:200]
+            "database disk image is malformed": "damaged",
+            "database is locked": "another kaldoku holds the store"}.get(text, text)[:200]

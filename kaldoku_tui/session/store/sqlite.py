@@ -1,300 +1,131 @@
-"""Where kaldoku keeps its games and their moves, the settings, the records carried over
-from older versions and the ready puzzles: one SQLite database in the data directory.
+"""The store in one SQLite database in the data directory (the default).
 
 Each move is one small insert, committed at once (WAL, synchronous=FULL), so kill -9 or a
-dropped SSH link loses at most the move being made. Two kaldoku processes share the
-database: a game belongs to the process that last opened it, and a process that no longer
-owns its game writes nothing more to it (it is told so), so a stale window never
-overwrites a game played elsewhere.
-
-A database that cannot be used (corrupt, locked past a timeout, from a newer kaldoku,
-read-only) is set aside, renamed and never deleted, and a new one is made; where none can
-be made the game plays on in memory and the player is told at once. A write that fails
-(a full disk) turns saving off with a notice; the moves made meanwhile are written when a
-later write succeeds, and the player is told saving is back.
+dropped SSH link loses at most the move being made. Any number of kaldoku processes and
+players share the file: a write waits for another's (busy_timeout) and, past it, is kept
+and tried again with the next one, saying that saving is paused; a busy file is never set
+aside. Only a file that is damaged or no kaldoku's is renamed aside (never deleted) and a
+new one made; where none can be opened (a full disk, an I/O error) the game plays on,
+saving is off, and each write tries the file again.
 """
 
 from __future__ import annotations
 
 import json
-import math
 import os
 import socket
 import sqlite3
-import stat
-import statistics
 import threading
-import time
 import uuid
-from dataclasses import dataclass
-from datetime import date, datetime, timezone
+from datetime import date
 from pathlib import Path
-from typing import Any, Callable, Collection, Iterator, Mapping
+from typing import Any, Callable, Mapping, TypeVar
 
-from kaldoku_tui.engine.daily import Streaks, streaks
 from kaldoku_tui.engine.formats import puzzle_from_dict, puzzle_to_dict
 from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError
-from kaldoku_tui.session.game import TAKEN
+from kaldoku_tui.session.store import base
+from kaldoku_tui.session.store.base import (
+    COUNTED, LOCAL, RECENT, GameDamaged, LegacyData, OpenGame, PastGame, Record, Resumed,
+    SavedGame, Standing, Store, StoreError, Unavailable, UnsafeDirectory, day, finite, 
+    why,
+)
+from kaldoku_tui.session.store.files import DB_FILE, check_directory, check_file, data_dir, set_aside
+from kaldoku_tui.session.store.journal import LAST_SEQ, SQLiteJournal, checksum
+from kaldoku_tui.session.store.schema import (
+    SCHEMA_VERSION, UnusableDatabase, create, missing_tables, upgrade, version_of,
+)
 
-DB_FILE = "kaldoku.db"
-SCHEMA_VERSION = 2
-BUSY_TIMEOUT = 2.0
-"""Seconds a write waits for another kaldoku's write before it counts as failed."""
+__all__ = ["DB_FILE", "SCHEMA_VERSION", "SQLiteStore", "data_dir"]
 
-SCHEMA = """
-CREATE TABLE games (
-    id INTEGER PRIMARY KEY,
-    puzzle TEXT NOT NULL,
-    kind TEXT NOT NULL,
-    started TEXT NOT NULL,
-    touched TEXT NOT NULL,
-    ended TEXT,
-    outcome TEXT,
-    elapsed REAL NOT NULL DEFAULT 0,
-    checks INTEGER NOT NULL DEFAULT 0,
-    hints INTEGER NOT NULL DEFAULT 0,
-    reveals INTEGER NOT NULL DEFAULT 0,
-    owner TEXT,
-    daily TEXT
-);
-CREATE TABLE moves (
-    game INTEGER NOT NULL REFERENCES games (id),
-    seq INTEGER NOT NULL,
-    move TEXT NOT NULL,
-    elapsed REAL NOT NULL,
-    at TEXT NOT NULL,
-    PRIMARY KEY (game, seq)
-) WITHOUT ROWID;
-CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE bank (id INTEGER PRIMARY KEY, kind TEXT NOT NULL, puzzle TEXT NOT NULL);
-CREATE INDEX bank_kind ON bank (kind);
-CREATE TABLE carried (
-    kind TEXT PRIMARY KEY,
-    played INTEGER NOT NULL,
-    won INTEGER NOT NULL,
-    unaided INTEGER NOT NULL,
-    best REAL
-);
-CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-"""
-"""games.outcome: won, revealed, left (counted as played), skipped (left untouched),
-damaged (could not be resumed); NULL while the game goes on. games.daily: the date
-(YYYY-MM-DD) of the daily puzzle the game plays, NULL for any other game. carried: records
-kept by kaldoku 0.1.0, which saved no games, added to what the games say."""
+BUSY_TIMEOUT = 5.0
+"""Seconds a write waits for other kaldokus' writes before it is kept for later."""
+PAUSED_TIMEOUT = 0.1
+"""Seconds a write waits while saving is paused: a stuck writer elsewhere must not make
+every key wait BUSY_TIMEOUT; the moves wait in the journal instead."""
 
-MIGRATIONS = {
-    1: ("ALTER TABLE games ADD COLUMN daily TEXT",),
-}
-"""The statements that bring a database of schema N to N + 1, keeping all it holds.
-(Schema 1 marked no game as daily: its games stay ordinary ones.)"""
+DAMAGED = ("SQLITE_CORRUPT", "SQLITE_NOTADB")
+"""Errors that say the file itself is damaged (set aside), not that it is busy or the
+disk full (tried again)."""
 
-COUNTED = ("won", "revealed", "left")
+T = TypeVar("T")
+
+NUMBER = "typeof({0}) IN ('integer', 'real') AND {0} BETWEEN 0 AND 1e9"
+"""SQL: the column holds a time (a damaged or crafted row holds text or worse)."""
+WHOLE = "CASE WHEN typeof({0}) = 'integer' AND {0} BETWEEN 0 AND 1e9 THEN {0} ELSE 0 END"
+"""SQL: the column as a count, 0 when it holds anything else."""
 
 
-class UnsafeDirectory(Exception):
-    """A data directory kaldoku will not write in; the message says why and what to do."""
+def damaged(error: BaseException) -> bool:
+    """Whether `error`, met opening the file, means the file is damaged or not kaldoku's."""
+    if isinstance(error, (UnusableDatabase, UnicodeDecodeError)):
+        return True
+    return isinstance(error, sqlite3.DatabaseError) and (
+        getattr(error, "sqlite_errorname", "") in DAMAGED
+        or str(error) in ("file is not a database", "database disk image is malformed"))
 
 
-def data_dir(override: str | os.PathLike | None = None) -> Path:
-    """The directory of kaldoku's data: `override` (--data-dir), else KALDOKU_HOME, else
-    the platform's user data directory."""
-    chosen = override or os.environ.get("KALDOKU_HOME")
-    if chosen:
-        return Path(chosen).expanduser()
-    from platformdirs import user_data_dir
+class SQLiteStore(Store):
+    """One player's view of the database of one data directory (or, with none, in memory)."""
 
-    return Path(user_data_dir("kaldoku", appauthor=False))
-
-
-def now_iso() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
-
-
-def finite(value: Any, low: float = 0.0, high: float = 1e9) -> bool:
-    """Whether `value` is a real number in [low, high] (not NaN, not infinite, not a bool)."""
-    return (isinstance(value, (int, float)) and not isinstance(value, bool)
-            and math.isfinite(value) and low <= value <= high)
-
-
-@dataclass(frozen=True)
-class Record:
-    """One kind of game: games played (won, revealed or left after a move), won, won
-    without help; the best and median time of the wins without help, in seconds."""
-
-    played: int = 0
-    won: int = 0
-    unaided: int = 0
-    best: float | None = None
-    median: float | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"played": self.played, "won": self.won, "unaided": self.unaided,
-                "best": self.best, "median": self.median}
-
-
-RECORD_HEADINGS = ("Kind of game", "Played", "Won", "No help", "Best", "Median")
-
-
-def records_table(records: list[tuple[GameKind, Record]]) -> str:
-    """The records as a table for people, headings first; best and median are the times
-    of wins without help."""
-    from kaldoku_tui.session.game import clock_text
-
-    def time_text(seconds: float | None) -> str:
-        return clock_text(seconds) if seconds is not None else "-"
-
-    rows = [RECORD_HEADINGS] + [
-        (kind.describe(), str(r.played), str(r.won), str(r.unaided), time_text(r.best),
-         time_text(r.median))
-        for kind, r in records
-    ]
-    return text_table(rows, right=range(1, len(RECORD_HEADINGS)))
-
-
-def text_table(rows: list[tuple[str, ...]], right: Collection[int]) -> str:
-    """Rows of cells as lines of aligned columns two spaces apart; the columns numbered
-    in `right` are aligned right (numbers, times)."""
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    return "\n".join("  ".join(cell.rjust(w) if i in right else cell.ljust(w)
-                               for i, (cell, w) in enumerate(zip(row, widths))).rstrip()
-                     for row in rows)
-
-
-def streak_text(found: Streaks) -> str:
-    """The daily streaks in a line for people."""
-    def days(n: int) -> str:
-        return f"{n} day{'' if n == 1 else 's'}"
-    return f"Daily puzzle streak: {days(found.current)} now, longest {days(found.longest)}."
-
-
-HISTORY_HEADINGS = ("ID", "Begun (UTC)", "Kind of game", "Outcome", "Time", "Share code")
-
-
-def history_table(games: list[PastGame]) -> str:
-    """The games as a table for people, headings first."""
-    from kaldoku_tui.engine.codes import share_code
-    from kaldoku_tui.session.game import clock_text
-    from kaldoku_tui.terminal import shown
-
-    def code(game: PastGame) -> str:
-        try:
-            return share_code(game.puzzle())
-        except (PuzzleError, ValueError, TypeError, RecursionError):
-            return "-"  # a damaged puzzle: the game is listed all the same
-
-    def kind(game: PastGame) -> str:
-        found = GameKind.from_key(game.kind_key)
-        words = found.describe() if found else str(game.kind_key)[:40]
-        return f"daily {game.daily} {words}" if game.daily else words
-
-    def outcome(game: PastGame) -> str:
-        text = game.outcome or "playing"
-        return f"{text} with help" if game.helped and game.outcome == "won" else text
-
-    # What the database holds is shown escaped: a damaged or crafted file prints nothing raw.
-    rows = [HISTORY_HEADINGS] + [
-        (str(g.id), shown(str(g.started)[:16].replace("T", " ")), shown(kind(g)), shown(outcome(g), 40),
-         clock_text(g.elapsed), code(g))
-        for g in games
-    ]
-    return text_table(rows, right=(0, 4))
-
-
-@dataclass(frozen=True)
-class SavedGame:
-    """A game as the store holds it (in progress unless `outcome` says how it ended)."""
-
-    id: int
-    puzzle: Puzzle
-    kind: GameKind
-    elapsed: float
-    moves: list[Any]
-    outcome: str | None = None
-    daily: date | None = None
-
-
-RECENT = 30
-"""How many recent wins the statistics chart."""
-
-
-@dataclass(frozen=True)
-class PastGame:
-    """A game as `kaldoku history` lists it; the puzzle as stored (JSON), read on demand."""
-
-    id: int
-    puzzle_text: str
-    kind_key: str
-    started: str
-    outcome: str | None
-    elapsed: float
-    helped: bool
-    daily: date | None
-
-    def puzzle(self) -> Puzzle:
-        """The puzzle played; PuzzleError (or ValueError) when the stored one is damaged."""
-        return puzzle_from_dict(json.loads(self.puzzle_text))
-
-
-def day(text: Any) -> date | None:
-    """The date a stored YYYY-MM-DD text names, or None."""
-    try:
-        return date.fromisoformat(text) if isinstance(text, str) and len(text) == 10 else None
-    except ValueError:
-        return None
-
-
-class TakenOver(Exception):
-    """This process no longer owns the game it writes to."""
-
-
-class Store:
-    """The database of one data directory (or, with no directory, one in memory)."""
-
-    def __init__(self, directory: str | os.PathLike | None) -> None:
-        self.directory = Path(directory) if directory is not None else None
+    def __init__(self, location: str | os.PathLike | None, player: str = LOCAL) -> None:
+        self.who = player
+        self.path: Path | None = None
+        if location is not None:
+            chosen = Path(location)
+            self.path = chosen if chosen.suffix == ".db" or chosen.is_file() else chosen / DB_FILE
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         """This process, as the owner of the games it plays."""
         self.lock = threading.RLock()
         """One connection, shared by the UI and the bank's thread, one use at a time."""
         self.notices: list[str] = []
-        """One-line notices from opening the database, for the player."""
         self.saving = True
-        """False while writes fail (they are retried with the next one), or for good when
-        the database is in memory."""
         self.memory = False
-        """Whether the database is in memory: nothing outlives the process."""
-        self.conn = self.connect()
+        self.wait = BUSY_TIMEOUT
+        """How long the connection waits for a busy file now, in seconds."""
+        self.conn: sqlite3.Connection | None = self.connect()
+        """None while the file cannot be opened (each write tries again)."""
+
+    @property
+    def player(self) -> str:
+        return self.who
+
+    @property
+    def directory(self) -> Path | None:
+        """The data directory (None in memory)."""
+        return self.path.parent if self.path is not None else None
 
     # Opening.
 
-    @property
-    def path(self) -> Path | None:
-        return self.directory / DB_FILE if self.directory is not None else None
-
-    def connect(self) -> sqlite3.Connection:
+    def connect(self) -> sqlite3.Connection | None:
         """The database, made ready; what went wrong on the way is in `notices`."""
-        if self.directory is None:
+        if self.path is None:
             self.saving, self.memory = False, True
             return self.fresh(":memory:")
-        check_directory(self.directory)
+        directory = self.path.parent
+        check_directory(directory)
         try:
-            self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+            directory.mkdir(parents=True, exist_ok=True, mode=0o700)
         except OSError as error:
-            return self.in_memory(f"cannot make {self.directory} ({error.strerror})")
-        try:
-            return self.ready(str(self.path))
-        except (sqlite3.Error, OSError, UnusableDatabase) as error:
-            self.notices.append(self.set_aside(why(error)))
-        try:
-            return self.ready(str(self.path))
-        except (sqlite3.Error, OSError, UnusableDatabase) as error:
-            return self.in_memory(f"cannot write to {self.directory} ({why(error)})")
-
-    def in_memory(self, reason: str) -> sqlite3.Connection:
-        self.saving, self.memory = False, True
-        self.notices.append(f"Saving is off: {reason}.")
-        return self.fresh(":memory:")
+            # No directory to try again in: play on in memory, as with no data directory.
+            self.saving, self.memory = False, True
+            self.notices.append(f"Saving is off: cannot make {directory} ({error.strerror}).")
+            return self.fresh(":memory:")
+        check_file(self.path)
+        for attempt in range(2):
+            try:
+                return self.ready()
+            except UnsafeDirectory:
+                raise
+            except (sqlite3.Error, OSError, UnusableDatabase, UnicodeDecodeError) as error:
+                if not damaged(error) or attempt:
+                    # Busy, full or failing: the file is left as it is, to be tried again.
+                    self.saving = False
+                    self.notices.append(f"Saving is off: {why(error)}. Your moves are kept "
+                                        "and saved when it can.")
+                    return None
+                self.notices.append(set_aside(self.path, why(error)))
+        return None
 
     def fresh(self, target: str) -> sqlite3.Connection:
         conn = sqlite3.connect(target, timeout=BUSY_TIMEOUT, check_same_thread=False,
@@ -303,356 +134,387 @@ class Store:
             create(conn)
         return conn
 
-    def ready(self, target: str) -> sqlite3.Connection:
+    def ready(self) -> sqlite3.Connection:
         """Open the database file, check it and bring its tables up to date."""
-        path = Path(target)
-        if path.is_symlink():
-            raise UnsafeDirectory(f"{path} is a symbolic link; kaldoku does not follow links "
-                                  "it did not make (remove it or choose --data-dir)")
-        conn = sqlite3.connect(target, timeout=BUSY_TIMEOUT, check_same_thread=False,
+        assert self.path is not None
+        check_file(self.path)
+        conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, check_same_thread=False,
                                isolation_level=None)
         try:
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=FULL")
             # No quick_check: it reads the whole file (80 ms of a start with 2,000 games);
-            # a damaged header fails above, damage further in fails a read or a write.
-            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-            if version > SCHEMA_VERSION:
-                raise UnusableDatabase(f"made by a newer kaldoku, schema {version}")
-            if version < SCHEMA_VERSION:
+            # a damaged header fails here, damage further in fails a read or a write.
+            if version_of(conn) < SCHEMA_VERSION:
                 with transaction(conn):
                     upgrade(conn)
+            missing = missing_tables(conn)
+            if missing:
+                raise UnusableDatabase(f"table {missing[0]} is missing")
             # A read-only file fails here and not at the first move; a full disk leaves the
             # database as it is, to be read, and saving off until there is room.
             try:
                 with transaction(conn):
-                    conn.execute("INSERT OR REPLACE INTO meta VALUES ('opened', ?)", (now_iso(),))
+                    conn.execute("INSERT OR REPLACE INTO meta VALUES ('opened', ?)", (base.now_iso(),))
             except sqlite3.OperationalError as error:
-                if getattr(error, "sqlite_errorname", "") not in ("SQLITE_FULL", "SQLITE_IOERR"):
+                if damaged(error):
                     raise
                 self.saving = False
-                self.notices.append(f"Saving is off: {why(error)}. Your moves are kept and "
-                                    "saved when there is room.")
+                self.notices.append(saving_off_at_start(error))
         except BaseException:
             conn.close()
             raise
         return conn
 
-    def set_aside(self, reason: str) -> str:
-        """Rename the database (and its WAL files) out of the way; the notice."""
-        stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-        path = self.path
-        assert path is not None
-        aside = path.with_name(f"{DB_FILE}.unusable-{stamp}")
-        n = 1
-        while aside.exists():
-            n += 1
-            aside = path.with_name(f"{DB_FILE}.unusable-{stamp}-{n}")
-        try:
-            for suffix in ("", "-wal", "-shm"):
-                source = Path(f"{path}{suffix}")
-                if source.exists() and not source.is_symlink():
-                    os.replace(source, f"{aside}{suffix}")
-        except OSError as error:
-            return f"The saved games ({reason}) could not be moved aside: {error.strerror}."
-        return f"The saved games were unusable ({reason}); kept as {aside.name}, starting afresh."
-
     def close(self) -> None:
         with self.lock:
-            self.conn.close()
+            if self.conn is not None:
+                self.conn.close()
+                self.conn = None
 
-    # Writing.
+    # Reading and writing.
 
-    def write(self, work: Callable[[sqlite3.Connection], Any]) -> tuple[Any, str | None]:
-        """Run `work` in one transaction; its result and a notice when saving stops or
-        comes back. TakenOver passes through."""
+    def transact(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """Run `work` in one transaction, committed; Unavailable (from the failure) when
+        nothing was committed, the file not opened yet included. TakenOver passes through."""
         with self.lock:
+            if self.conn is None:
+                try:
+                    self.wait = BUSY_TIMEOUT
+                    self.conn = self.ready()
+                except (sqlite3.Error, OSError, UnusableDatabase, UnicodeDecodeError) as error:
+                    raise Unavailable(why(error)) from error
             try:
+                wait = BUSY_TIMEOUT if self.saving else PAUSED_TIMEOUT
+                if wait != self.wait:
+                    self.conn.execute(f"PRAGMA busy_timeout = {int(wait * 1000)}")
+                    self.wait = wait
                 with transaction(self.conn):
-                    result = work(self.conn)
-            except (sqlite3.Error, OSError) as error:
-                if not self.saving:
-                    return None, None
-                self.saving = False
-                return None, f"Saving is off: {why(error)}. Your moves are kept and saved when it can."
-            if self.saving or self.memory:
-                return result, None
-            self.saving = True
-            return result, "Saving is back on: every move so far is saved."
+                    return work(self.conn)
+            except (sqlite3.Error, OSError, OverflowError) as error:
+                raise Unavailable(why(error)) from error
 
-    def read(self, query: str, *args: Any) -> list[tuple]:
+    def change(self, work: Callable[[sqlite3.Connection], T]) -> tuple[T | None, str | None]:
+        """`work` written; its result (None when it failed) and a notice when saving stops
+        or comes back."""
+        try:
+            result = self.transact(work)
+        except Unavailable as error:
+            return None, self.written(error.__cause__ or error)
+        return result, self.written(None)
+
+    def rows(self, query: str, *args: Any) -> list[tuple]:
+        """The rows `query` gives; StoreError when they cannot be read (damage, a busy
+        file past the timeout, no file)."""
         with self.lock:
+            if self.conn is None:
+                raise StoreError("the saved games cannot be read now")
+            params = args[0] if len(args) == 1 and isinstance(args[0], Mapping) else args
             try:
-                return self.conn.execute(query, args).fetchall()
-            except sqlite3.Error:
-                return []
+                return self.conn.execute(query, params).fetchall()
+            except (sqlite3.Error, OverflowError) as error:
+                raise StoreError(why(error)) from error
+
+    def rows_or_none(self, query: str, *args: Any) -> list[tuple]:
+        """As `rows`, but none when they cannot be read: for what the game shows beside
+        play (records, settings), which a damaged store must not stop."""
+        try:
+            return self.rows(query, *args)
+        except StoreError:
+            return []
 
     # Games.
 
     def new_game(self, puzzle: Puzzle, kind: GameKind,
-                 daily: date | None = None) -> tuple[GameJournal, str | None]:
-        """A game of `puzzle` begun now, owned by this process (the daily puzzle of the
-        day `daily`, if it is one); its journal and a notice."""
-        journal = GameJournal(self, None, puzzle, kind, daily=daily)
-        game_id, notice = self.write(journal.insert)
+                 daily: date | None = None) -> tuple[SQLiteJournal, str | None]:
+        text = json.dumps(puzzle_to_dict(puzzle), separators=(",", ":"))
+        journal = SQLiteJournal(self, None, text, kind.key, daily.isoformat() if daily else None)
+        game_id, notice = self.change(journal.insert)
         journal.game_id = game_id
         return journal, notice
 
-    def open_games(self) -> Iterator[SavedGame | tuple[int, str]]:
-        """The games in progress, the last played first: each a SavedGame, or its id and
-        why it cannot be resumed."""
-        for game_id, puzzle, key, elapsed in self.read(
-                "SELECT id, puzzle, kind, elapsed FROM games WHERE outcome IS NULL ORDER BY "
-                "max(touched, coalesce((SELECT max(at) FROM moves WHERE game = id), '')) DESC, "
-                "id DESC"):
-            try:
-                yield self.saved_game(game_id, puzzle, key, elapsed)
-            except (PuzzleError, ValueError, TypeError, RecursionError) as error:
-                yield game_id, str(error)[:200]
+    def open_games(self) -> list[OpenGame]:
+        try:
+            found = self.rows(
+                "SELECT id, kind, daily, max(touched, coalesce((SELECT at FROM moves WHERE "
+                "game = id ORDER BY seq DESC LIMIT 1), '')) AS last FROM games "
+                "WHERE player = ? AND outcome IS NULL ORDER BY last DESC, id DESC", self.player)
+        except StoreError as error:
+            self.notices.append(f"The games in progress cannot be read ({error}).")
+            return []
+        return [OpenGame(game_id, str(key), day(daily), str(last))
+                for game_id, key, daily, last in found]
 
-    def game(self, game_id: int) -> SavedGame | None:
-        """Game `game_id`, in progress or ended, with all its moves; None when there is
-        no such game. Raises ValueError (or PuzzleError) when it cannot be read."""
-        rows = self.read("SELECT puzzle, kind, elapsed, outcome, daily FROM games WHERE id = ?",
-                         game_id)
-        if not rows:
+    def resume(self, game_id: int) -> Resumed:
+        def claim(c: sqlite3.Connection) -> int:
+            return c.execute("UPDATE games SET owner = ? WHERE id = ? AND player = ? AND "
+                             "outcome IS NULL", (self.owner, game_id, self.player)).rowcount
+        claimed, notice = self.change(claim)
+        if claimed == 0:
+            raise StoreError(f"no game {game_id} in progress")
+        saved = self.game(game_id, from_snapshot=True)
+        if saved is None or saved.outcome is not None:
+            raise StoreError(f"no game {game_id} in progress")
+        journal = SQLiteJournal(self, game_id, "", saved.kind.key, claim=claimed is None)
+        return Resumed(saved, journal, notice)
+
+    def game(self, game_id: int, from_snapshot: bool = False) -> SavedGame | None:
+        try:
+            return self.read_game(game_id, from_snapshot)
+        except StoreError as error:
+            raise GameDamaged(str(error)) from None
+        except (PuzzleError, ValueError, TypeError, RecursionError) as error:
+            raise GameDamaged(str(error)[:200]) from None
+
+    def read_game(self, game_id: int, from_snapshot: bool) -> SavedGame | None:
+        found = self.rows("SELECT puzzle, kind, elapsed, outcome, daily, sum FROM games "
+                          "WHERE id = ? AND player = ?", game_id, self.player)
+        if not found:
             return None
-        puzzle, key, elapsed, outcome, daily = rows[0]
-        saved = self.saved_game(game_id, puzzle, key, elapsed)
-        return SavedGame(saved.id, saved.puzzle, saved.kind, saved.elapsed, saved.moves,
-                         outcome, day(daily))
+        puzzle_text, key, elapsed, outcome, daily, total = found[0]
+        if total is not None and total != checksum(puzzle_text, key):
+            raise ValueError("the game's puzzle is damaged")
+        kind = GameKind.from_key(key)
+        if kind is None:
+            raise ValueError(f"unknown kind of game {str(key)[:40]!r}")
+        if not finite(elapsed):
+            raise ValueError(f"time played {str(elapsed)[:20]!r} is not a time")
+        start, snapshot = 0, None
+        for seq, state, total in self.rows("SELECT seq, state, sum FROM snapshots WHERE game = ?",
+                                           game_id) if from_snapshot else ():
+            if total != checksum(seq, state) or not isinstance(seq, int):
+                raise ValueError("the game's snapshot is damaged")
+            start, snapshot = seq, json.loads(state)
+        moves = []
+        for seq, text, move_elapsed, total in self.rows(
+                "SELECT seq, move, elapsed, sum FROM moves WHERE game = ? AND seq > ? ORDER BY seq",
+                game_id, start):
+            if seq != start + len(moves) + 1:
+                raise ValueError(f"move {start + len(moves) + 1} is missing")
+            if total is not None and total != checksum(seq, text):
+                raise ValueError(f"move {seq} is damaged")
+            if not finite(move_elapsed):
+                raise ValueError(f"move {seq}'s time is not a time")
+            elapsed = max(elapsed, move_elapsed)
+            moves.append(json.loads(text))
+        puzzle = puzzle_from_dict(json.loads(puzzle_text))
+        if puzzle.solution is None:
+            raise ValueError("the saved puzzle has no solution")
+        if GameKind.of(puzzle).size != kind.size:
+            raise ValueError(f"a {puzzle.size}×{puzzle.size} puzzle saved as {kind.describe()}")
+        return SavedGame(game_id, puzzle, kind, float(elapsed), moves, outcome, day(daily),
+                         snapshot, start)
 
-    def move_log(self, game_id: int) -> list[dict[str, Any]]:
-        """Game `game_id`'s moves, each its journal record with its number (`seq`), the
-        time played when it was made (`elapsed`) and the moment (`at`, UTC)."""
+    def move_log(self, game_id: int) -> list[dict[str, Any]] | None:
+        if not self.rows("SELECT 1 FROM games WHERE id = ? AND player = ?", game_id, self.player):
+            return None
         log = []
-        for seq, text, elapsed, at in self.read(
-                "SELECT seq, move, elapsed, at FROM moves WHERE game = ? ORDER BY seq", game_id):
+        for seq, text, elapsed, at in self.rows(
+                "SELECT seq, CAST(move AS BLOB), moves.elapsed, CAST(at AS BLOB) FROM moves "
+                "JOIN games ON id = game WHERE game = ? AND player = ? ORDER BY seq",
+                game_id, self.player):
+            at = at.decode("utf-8", "replace") if isinstance(at, bytes) else at
             try:
-                record = json.loads(text)
-            except (ValueError, RecursionError):
-                record = {"move": None}  # kept in its place: the numbers show the gap
+                record = json.loads(text.decode("utf-8"))
+            except (ValueError, TypeError, AttributeError, RecursionError):
+                record = None  # kept in its place: the numbers show the gap
             log.append({"seq": seq, "elapsed": elapsed, "at": at,
                         **(record if isinstance(record, dict) else {"move": None})})
         return log
 
-    def saved_game(self, game_id: int, puzzle: str, key: str, elapsed: Any) -> SavedGame:
-        kind = GameKind.from_key(key)
-        if kind is None:
-            raise ValueError(f"unknown kind of game {key!r}")
-        if not finite(elapsed):
-            raise ValueError(f"time played {elapsed!r} is not a time")
-        moves = []
-        for text, move_elapsed in self.read(
-                "SELECT move, elapsed FROM moves WHERE game = ? ORDER BY seq", game_id):
-            if not finite(move_elapsed):
-                raise ValueError(f"a move's time {move_elapsed!r} is not a time")
-            elapsed = max(elapsed, move_elapsed)
-            moves.append(json.loads(text))
-        found = puzzle_from_dict(json.loads(puzzle))
-        if found.solution is None:
-            raise ValueError("the saved puzzle has no solution")
-        return SavedGame(game_id, found, kind, float(elapsed), moves)
-
-    def take(self, game: SavedGame) -> tuple[GameJournal, str | None]:
-        """Play `game` in this process from now on: another that had it stops saving it
-        (if that cannot be written now, it is with the next move that can)."""
-        journal = GameJournal(self, game.id, game.puzzle, game.kind, claim=True)
-        return journal, journal.touch(game.elapsed)
-
     def set_game_aside(self, game_id: int, reason: str) -> str:
-        """Mark a game that cannot be resumed (kept in the database, not counted)."""
-        self.write(lambda c: c.execute(
-            "UPDATE games SET outcome = 'damaged', ended = ? WHERE id = ?", (now_iso(), game_id)))
-        return f"A saved game could not be resumed ({reason}); it is kept aside, starting afresh."
+        self.change(lambda c: c.execute(
+            "UPDATE games SET outcome = 'damaged', ended = ? WHERE id = ? AND player = ?",
+            (base.now_iso(), game_id, self.player)))
+        return (f"A saved game could not be resumed ({reason[:200]}); it is kept aside, "
+                "starting afresh.")
 
     # Records.
 
     def records(self) -> list[tuple[GameKind, Record]]:
-        """Every kind of game played, with its record: by size, operators, then level."""
-        times: dict[str, list[float]] = {}
-        counts: dict[str, list[int]] = {}
-        for key, outcome, elapsed, helped in self.read(
-                "SELECT kind, outcome, elapsed, checks + hints + reveals > 0 FROM games "
-                f"WHERE outcome IN {COUNTED}"):
-            played, won, unaided = counts.setdefault(key, [0, 0, 0])
-            unaided_win = outcome == "won" and not helped
-            counts[key] = [played + 1, won + (outcome == "won"), unaided + unaided_win]
-            if unaided_win and finite(elapsed):
-                times.setdefault(key, []).append(float(elapsed))
-        carried = {key: row for key, *row in self.read("SELECT * FROM carried")}
+        unaided_win = f"outcome = 'won' AND {WHOLE.format('checks + hints + reveals')} = 0"
+        rows = self.rows_or_none(f"""
+            WITH counted AS (
+                SELECT kind, outcome = 'won' AS won, {unaided_win} AS unaided,
+                       CASE WHEN {NUMBER.format('elapsed')} THEN elapsed END AS time
+                FROM games WHERE player = :player AND outcome IN {COUNTED}),
+            totals AS (
+                SELECT kind, count(*) AS played, sum(won) AS won, sum(unaided) AS unaided,
+                       min(CASE WHEN unaided THEN time END) AS best
+                FROM counted GROUP BY kind),
+            wins AS (
+                SELECT kind, time, row_number() OVER (PARTITION BY kind ORDER BY time) AS n,
+                       count(*) OVER (PARTITION BY kind) AS c
+                FROM counted WHERE unaided AND time IS NOT NULL),
+            medians AS (
+                SELECT kind, avg(time) AS median FROM wins
+                WHERE n IN ((c + 1) / 2, (c + 2) / 2) GROUP BY kind),
+            old AS (
+                SELECT kind, {WHOLE.format('played')} AS played, {WHOLE.format('won')} AS won,
+                       {WHOLE.format('unaided')} AS unaided,
+                       CASE WHEN {NUMBER.format('best')} THEN best END AS best
+                FROM carried WHERE player = :player)
+            SELECT kind, coalesce(t.played, 0) + coalesce(o.played, 0),
+                   coalesce(t.won, 0) + coalesce(o.won, 0),
+                   coalesce(t.unaided, 0) + coalesce(o.unaided, 0),
+                   min(coalesce(t.best, o.best), coalesce(o.best, t.best)), m.median
+            FROM (SELECT kind FROM totals UNION SELECT kind FROM old)
+                 LEFT JOIN totals AS t USING (kind) LEFT JOIN old AS o USING (kind)
+                 LEFT JOIN medians AS m USING (kind)""", {"player": self.player})
         found = []
-        for key in counts.keys() | carried.keys():
-            kind = GameKind.from_key(key)
-            if kind is None:
-                continue
-            played, won, unaided = counts.get(key, [0, 0, 0])
-            wins = times.get(key, [])
-            old_played, old_won, old_unaided, old_best = carried.get(key, (0, 0, 0, None))
-            bests = wins + ([old_best] if finite(old_best) else [])
-            found.append((kind, Record(
-                played + old_played, won + old_won, unaided + old_unaided,
-                round(min(bests), 1) if bests else None,
-                round(statistics.median(wins), 1) if wins else None)))
+        for key, played, won, unaided, best, median in rows:
+            kind = GameKind.from_key(key) if isinstance(key, str) else None
+            if kind is not None:
+                found.append((kind, Record(played, won, unaided,
+                                           round(best, 1) if best is not None else None,
+                                           round(median, 1) if median is not None else None)))
         return sorted(found, key=lambda item: item[0].order())
 
-    def record(self, kind: GameKind) -> Record:
-        return dict(self.records()).get(kind, Record())
-
     def daily_days(self) -> set[date]:
-        """The days whose daily puzzle the player won, having begun it that day (UTC):
-        an older day's puzzle played later is practice, and counts for no streak."""
-        return {found for (text,) in self.read(
-                    "SELECT daily FROM games WHERE outcome = 'won' AND daily = substr(started, 1, 10)")
+        return {found for (text,) in self.rows_or_none(
+                    "SELECT daily FROM games WHERE player = ? AND outcome = 'won' "
+                    "AND daily = substr(started, 1, 10)", self.player)
                 if (found := day(text)) is not None}
 
-    def streaks(self, today: date) -> Streaks:
-        """The current and longest run of days with the daily puzzle won, as of `today`."""
-        return streaks(self.daily_days(), today)
-
     def win_times(self, kind: GameKind, count: int = RECENT) -> list[float]:
-        """The times of the last `count` wins of `kind` (with or without help), oldest first."""
-        rows = self.read("SELECT elapsed FROM games WHERE kind = ? AND outcome = 'won' "
-                         "ORDER BY ended DESC, id DESC LIMIT ?", kind.key, count)
-        return [float(t) for (t,) in reversed(rows) if finite(t)]
+        rows = self.rows_or_none(
+            f"SELECT elapsed FROM games WHERE player = ? AND kind = ? AND outcome = 'won' "
+            f"AND {NUMBER.format('elapsed')} ORDER BY ended DESC, id DESC LIMIT ?",
+            self.player, kind.key, count)
+        return [float(t) for (t,) in reversed(rows)]
 
-    def history(self, count: int | None = None) -> list[PastGame]:
-        """The games played (not those skipped untouched), the last begun first."""
-        rows = self.read(
-            "SELECT id, puzzle, kind, started, outcome, elapsed, checks + hints + reveals, daily "
-            "FROM games WHERE outcome IS NOT 'skipped' ORDER BY started DESC, id DESC LIMIT ?",
-            -1 if count is None else count)
-        return [PastGame(game_id, puzzle, key, started, outcome, float(elapsed) if finite(elapsed) else 0.0,
-                         bool(helped), day(daily))
+    def history(self, count: int | None = None, offset: int = 0) -> list[PastGame]:
+        rows = self.rows(
+            "SELECT id, puzzle, kind, started, outcome, elapsed, "
+            f"{WHOLE.format('checks + hints + reveals')}, daily FROM games "
+            "WHERE player = ? AND outcome IS NOT 'skipped' ORDER BY started DESC, id DESC "
+            "LIMIT ? OFFSET ?", self.player, -1 if count is None else count, offset)
+        return [PastGame(game_id, str(puzzle), str(key), str(started),
+                         outcome if isinstance(outcome, str) else None,
+                         float(elapsed) if finite(elapsed) else 0.0, bool(helped), day(daily))
                 for game_id, puzzle, key, started, outcome, elapsed, helped, daily in rows]
+
+    # Leaderboards.
+
+    def standings(self, where: str, args: tuple, count: int) -> list[Standing]:
+        rows = self.rows_or_none(
+            "SELECT rank() OVER (ORDER BY best), player, name, best FROM ("
+            "  SELECT player, min(elapsed) AS best FROM games WHERE outcome = 'won' AND "
+            f"  {WHOLE.format('checks + hints + reveals')} = 0 AND {NUMBER.format('elapsed')} "
+            f"  AND {where} GROUP BY player) LEFT JOIN players ON players.id = player "
+            "ORDER BY best, player LIMIT ?", *args, count)
+        return [Standing(rank, name if isinstance(name, str) else default_name(player), float(best))
+                for rank, player, name, best in rows]
+
+    def daily_leaderboard(self, when: date, count: int = 20) -> list[Standing]:
+        return self.standings("daily = ? AND substr(started, 1, 10) = daily",
+                              (when.isoformat(),), count)
+
+    def kind_leaderboard(self, kind: GameKind, count: int = 20) -> list[Standing]:
+        return self.standings("kind = ?", (kind.key,), count)
+
+    def display_name(self) -> str:
+        found = self.rows_or_none("SELECT name FROM players WHERE id = ?", self.player)
+        return found[0][0] if found and isinstance(found[0][0], str) else default_name(self.player)
+
+    def set_display_name(self, name: str) -> str | None:
+        return self.change(lambda c: c.execute("INSERT OR REPLACE INTO players VALUES (?, ?)",
+                                               (self.player, name[:40])))[1]
 
     # Settings.
 
     def settings(self) -> dict[str, Any]:
         found = {}
-        for key, value in self.read("SELECT key, value FROM settings"):
+        for key, value in self.rows_or_none("SELECT key, value FROM settings WHERE player = ?",
+                                            self.player):
             try:
-                found[key] = json.loads(value)
-            except (ValueError, RecursionError):
+                found[str(key)] = json.loads(value)
+            except (ValueError, TypeError, RecursionError):
                 continue
         return found
 
     def save_settings(self, settings: Mapping[str, Any]) -> str | None:
-        def save(c: sqlite3.Connection) -> None:
-            c.executemany("INSERT OR REPLACE INTO settings VALUES (?, ?)",
-                          [(key, json.dumps(value)) for key, value in settings.items()])
-        return self.write(save)[1]
+        rows = [(self.player, key, json.dumps(value)) for key, value in settings.items()]
+        return self.change(lambda c: c.executemany(
+            "INSERT OR REPLACE INTO settings VALUES (?, ?, ?)", rows))[1]
 
     # Ready puzzles.
 
     def bank_add(self, kind: GameKind, puzzle: Puzzle) -> None:
         text = json.dumps(puzzle_to_dict(puzzle), separators=(",", ":"))
-        self.write(lambda c: c.execute("INSERT INTO bank (kind, puzzle) VALUES (?, ?)",
-                                       (kind.key, text)))
+        self.change(lambda c: c.execute("INSERT INTO bank (kind, puzzle, player) VALUES (?, ?, ?)",
+                                        (kind.key, text, self.player)))
 
     def bank_take(self, kind: GameKind) -> Puzzle | None:
-        """A ready puzzle of `kind`, taken out (so no other kaldoku gets it too)."""
         def take(c: sqlite3.Connection) -> str | None:
-            row = c.execute("DELETE FROM bank WHERE id = (SELECT min(id) FROM bank WHERE kind = ?)"
-                            " RETURNING puzzle", (kind.key,)).fetchone()
+            row = c.execute("DELETE FROM bank WHERE id = (SELECT min(id) FROM bank WHERE "
+                            "player = ? AND kind = ?) RETURNING puzzle",
+                            (self.player, kind.key)).fetchone()
             return row[0] if row else None
-        while (text := self.write(take)[0]) is not None:
+        while (text := self.change(take)[0]) is not None:
             try:
-                return puzzle_from_dict(json.loads(text))
-            except (PuzzleError, ValueError, RecursionError):
+                puzzle = puzzle_from_dict(json.loads(text))
+            except (PuzzleError, ValueError, TypeError, RecursionError):
                 continue  # A bad entry costs one puzzle to make again, not the bank.
+            if puzzle.size == kind.size and puzzle.solution is not None:
+                return puzzle
         return None
 
     def bank_counts(self) -> dict[GameKind, int]:
         counts = {}
-        for key, n in self.read("SELECT kind, count(*) FROM bank GROUP BY kind"):
-            kind = GameKind.from_key(key)
+        for key, n in self.rows_or_none("SELECT kind, count(*) FROM bank WHERE player = ? "
+                                        "GROUP BY kind", self.player):
+            kind = GameKind.from_key(key) if isinstance(key, str) else None
             if kind is not None:
                 counts[kind] = n
         return counts
 
+    # Moving house from kaldoku 0.1.0.
 
-class UnusableDatabase(Exception):
-    """A database file kaldoku cannot use; the message says why."""
+    def legacy_done(self) -> bool:
+        return bool(self.rows_or_none("SELECT 1 FROM meta WHERE key = 'legacy'"))
 
-
-class GameJournal:
-    """The moves of one game, written as they are made (see session.game.Journal)."""
-
-    def __init__(self, store: Store, game_id: int | None, puzzle: Puzzle, kind: GameKind,
-                 claim: bool = False, daily: date | None = None) -> None:
-        self.store = store
-        self.daily = daily
-        """The day of the daily puzzle this game plays, or None."""
-        self.game_id = game_id
-        """None while the game's row could not be written (saving is off)."""
-        self.puzzle = puzzle
-        self.kind = kind
-        self.pending: list[tuple[str, float, str]] = []
-        """Moves not written yet (saving is off), oldest first."""
-        self.taken = False
-        """Another kaldoku took this game over: nothing more is written."""
-        self.claim = claim
-        """This process is to take the game over with its next write."""
-
-    def insert(self, c: sqlite3.Connection) -> int:
-        """Write the game's row (begun now, owned by this process); its id."""
-        text = json.dumps(puzzle_to_dict(self.puzzle), separators=(",", ":"))
-        stamp = now_iso()
-        daily = self.daily.isoformat() if self.daily is not None else None
-        return c.execute(
-            "INSERT INTO games (puzzle, kind, started, touched, owner, daily) VALUES (?, ?, ?, ?, ?, ?)",
-            (text, self.kind.key, stamp, stamp, self.store.owner, daily)).lastrowid
-
-    def append(self, record: Mapping[str, Any], elapsed: float) -> str | None:
-        self.pending.append((json.dumps(record, separators=(",", ":")), elapsed, now_iso()))
-        return self.flush(elapsed)
-
-    def touch(self, elapsed: float) -> str | None:
-        return self.flush(elapsed)
-
-    def end(self, outcome: str, elapsed: float, help_used: Mapping[str, int]) -> str | None:
-        return self.flush(elapsed, (outcome, help_used))
-
-    def flush(self, elapsed: float, ending: tuple[str, Mapping[str, int]] | None = None) -> str | None:
-        if self.taken:
-            return None
-
-        def work(c: sqlite3.Connection) -> bool:
-            if self.claim:
-                c.execute("UPDATE games SET owner = ? WHERE id = ?", (self.store.owner, self.game_id))
-            if self.game_id is None:
-                self.game_id = self.insert(c)
-            owner = c.execute("SELECT owner FROM games WHERE id = ?", (self.game_id,)).fetchone()
-            if owner is None or owner[0] != self.store.owner:
-                raise TakenOver
-            last = c.execute("SELECT max(seq) FROM moves WHERE game = ?", (self.game_id,)).fetchone()
-            c.executemany("INSERT INTO moves VALUES (?, ?, ?, ?, ?)",
-                          [(self.game_id, (last[0] or 0) + i, move, t, at)
-                           for i, (move, t, at) in enumerate(self.pending, 1)])
-            if not self.pending or ending is not None:
-                # A move carries its own time: only the clock's saves and the end write
-                # the game's row, so a move costs one page of the log.
-                c.execute("UPDATE games SET elapsed = ?, touched = ? WHERE id = ?",
-                          (round(elapsed, 1), now_iso(), self.game_id))
-            if ending is not None:
-                outcome, used = ending
-                c.execute("UPDATE games SET outcome = ?, ended = ?, checks = ?, hints = ?, "
-                          "reveals = ? WHERE id = ?",
-                          (outcome, now_iso(), used["checks"], used["hints"], used["reveals"],
-                           self.game_id))
-            self.pending.clear()
+    def carry_over(self, data: LegacyData) -> tuple[bool, str | None]:
+        def write(c: sqlite3.Connection) -> bool:
+            if c.execute("SELECT 1 FROM meta WHERE key = 'legacy'").fetchone():
+                return False  # Another kaldoku carried them over meanwhile.
+            if data.game is not None:
+                puzzle, key, elapsed, records = data.game
+                text, stamp = json.dumps(puzzle_to_dict(puzzle), separators=(",", ":")), base.now_iso()
+                game_id = c.execute(
+                    "INSERT INTO games (puzzle, kind, started, touched, elapsed, player, sum) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (text, key, stamp, stamp, elapsed, self.player, checksum(text, key))).lastrowid
+                moves = [json.dumps(record, separators=(",", ":")) for record in records]
+                c.executemany("INSERT INTO moves VALUES (?, ?, ?, ?, ?, ?)",
+                              [(game_id, seq, move, elapsed, stamp, checksum(seq, move))
+                               for seq, move in enumerate(moves, 1)])
+            c.executemany("INSERT OR REPLACE INTO carried VALUES (?, ?, ?, ?, ?, ?)",
+                          [(self.player, *row) for row in data.carried])
+            c.executemany("INSERT OR REPLACE INTO settings VALUES (?, ?, ?)",
+                          [(self.player, key, json.dumps(value)) for key, value in data.settings.items()])
+            c.executemany("INSERT INTO bank (kind, puzzle, player) VALUES (?, ?, ?)",
+                          [(key, text, self.player) for key, text in data.bank])
+            c.execute("INSERT INTO meta VALUES ('legacy', ?)", (f"0.1.0 imported {base.now_iso()}",))
             return True
-        try:
-            written, notice = self.store.write(work)
-            if written:
-                self.claim = False
-        except TakenOver:
-            self.taken = True
-            self.pending.clear()
-            return TAKEN
-        return notice
+        done, notice = self.change(write)
+        return bool(done), notice
+
+
+def saving_off_at_start(error: BaseException) -> str:
+    """What to tell the player when the store cannot be written from the start."""
+    when = "there is room" if getattr(error, "sqlite_errorname", "") == "SQLITE_FULL" else "it can"
+    return f"Saving is off: {why(error)}. Your moves are kept and saved when {when}."
+
+
+def default_name(player: str) -> str:
+    """The name a player is shown by until they choose one."""
+    kind, _, rest = player.partition(":")
+    if kind == "name":
+        return rest
+    if kind == "key":
+        return f"player {rest.removeprefix('SHA256:')[:8]}"
+    return kind
 
 
 class transaction:
@@ -666,51 +528,16 @@ class transaction:
         return self.conn
 
     def __exit__(self, kind: type | None, *_: Any) -> None:
-        if kind is None:
-            self.conn.execute("COMMIT")
-        elif self.conn.in_transaction:
-            self.conn.execute("ROLLBACK")
+        try:
+            if kind is None:
+                self.conn.execute("COMMIT")
+        finally:
+            # A COMMIT that fails (a full disk) leaves the transaction open: end it here.
+            if self.conn.in_transaction:
+                try:
+                    self.conn.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass  # SQLite rolled back already; the first error is the one to tell.
 
 
-def upgrade(conn: sqlite3.Connection) -> None:
-    """Make the tables (a new database) or migrate them in place to SCHEMA_VERSION; the
-    version is read again inside the transaction, as another kaldoku may have done it."""
-    version = conn.execute("PRAGMA user_version").fetchone()[0]
-    if version == 0:
-        create(conn)
-        return
-    for step in range(version, SCHEMA_VERSION):
-        for statement in MIGRATIONS[step]:
-            conn.execute(statement)
-    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-
-
-def create(conn: sqlite3.Connection) -> None:
-    for statement in SCHEMA.split(";"):
-        if statement.strip():
-            conn.execute(statement)
-    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-
-
-def check_directory(directory: Path) -> None:
-    """Refuse a data directory others could write in (UnsafeDirectory)."""
-    try:
-        info = directory.stat()
-    except OSError:
-        return  # Not there (or not reachable): making it says why, and play goes on.
-    if not stat.S_ISDIR(info.st_mode):
-        raise UnsafeDirectory(f"{directory} is not a directory")
-    if hasattr(os, "getuid") and info.st_uid != os.getuid():
-        raise UnsafeDirectory(f"{directory} belongs to another user; choose --data-dir")
-    if info.st_mode & stat.S_IWOTH and not info.st_mode & stat.S_ISVTX:
-        raise UnsafeDirectory(f"{directory} can be written by anyone; make it private "
-                              f"(chmod 700) or choose --data-dir")
-
-
-def why(error: BaseException) -> str:
-    """An error in a few words."""
-    if isinstance(error, OSError) and error.strerror:
-        return error.strerror
-    text = str(error) or type(error).__name__
-    return {"file is not a database": "not a kaldoku database",
-            "database disk image is malformed": "damaged"}.get(text, text)
+__all__ += ["BUSY_TIMEOUT", "LAST_SEQ"]
