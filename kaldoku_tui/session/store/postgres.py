@@ -24,6 +24,7 @@ import socket
 import threading
 import time
 import uuid
+from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any, Callable, Mapping, Sequence, TypeVar
 
@@ -33,6 +34,7 @@ from psycopg import errors, sql
 from kaldoku_tui.engine.formats import puzzle_from_dict, puzzle_to_dict
 from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError
+from kaldoku_tui.session.store.journal import LAST_SEQ, checksum
 from kaldoku_tui.session.store.base import (
     COUNTED, RECENT, GameDamaged, GameJournal, LegacyData, OpenGame, PastGame, PendingMove,
     Record, Resumed, SavedGame, Standing, Store, StoreError, TakenOver, Unavailable, finite,
@@ -74,8 +76,10 @@ CREATE TABLE games (
     owner text,
     daily date,
     last_seq bigint NOT NULL DEFAULT 0,
+    sum bigint,
     snapshot text,
-    snapshot_seq bigint NOT NULL DEFAULT 0
+    snapshot_seq bigint,
+    snapshot_sum bigint
 );
 CREATE INDEX games_player ON games (player, outcome, touched);
 CREATE INDEX games_daily ON games (daily) WHERE outcome = 'won';
@@ -86,6 +90,7 @@ CREATE TABLE moves (
     move text NOT NULL,
     elapsed double precision NOT NULL,
     at timestamptz NOT NULL,
+    sum bigint NOT NULL,
     PRIMARY KEY (game, seq)
 );
 CREATE TABLE settings (
@@ -117,8 +122,9 @@ CREATE TABLE legacy (
 """
 """games: as in the SQLite store, with the player; last_seq is the number of the game's
 last move (kept on the row, whose lock orders the writers of one game), snapshot the game's
-state after move snapshot_seq. legacy: the players whose kaldoku 0.1.0 files were carried
-over."""
+state after move snapshot_seq. The sums are the SQLite store's checksums (of puzzle and
+kind, seq and move, snapshot_seq and snapshot): a row changed inside is found. legacy: the
+players whose kaldoku 0.1.0 files were carried over."""
 
 MIGRATIONS: dict[int, tuple[str, ...]] = {}
 """The statements that bring schema N to N + 1, keeping all it holds."""
@@ -156,6 +162,24 @@ def value(cursor: psycopg.Cursor) -> Any:
     if row is None:
         raise psycopg.DataError("the server returned no row")
     return row[0]
+
+
+def loads(text: str, what: str) -> Any:
+    """The JSON `text` of `what`; GameDamaged when it cannot be read."""
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        raise GameDamaged(f"{what} cannot be read") from None
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """A game's rows as read: (puzzle, kind, elapsed, outcome, daily, last_seq, sum), the
+    snapshot (state, seq, sum) or None, and the moves (seq, move, elapsed, sum)."""
+
+    row: tuple
+    snapshot: tuple | None
+    moves: list[tuple]
 
 
 def iso(moment: datetime | None) -> str | None:
@@ -337,88 +361,95 @@ class PostgresStore(Store):
                     "AND outcome IS NULL ORDER BY touched DESC, id DESC", self.player)]
 
     def resume(self, game_id: int) -> Resumed:
-        """Claim game `game_id`, then read it whole in the same transaction: the row stays
-        locked until the read is done, so no older window writes in between."""
-        def claim_and_read(c: psycopg.Connection) -> tuple[tuple, int, list[tuple]]:
-            row = c.execute(
-                "UPDATE games SET owner = %s, touched = %s WHERE id = %s AND player = %s "
-                "AND outcome IS NULL RETURNING puzzle, kind, elapsed, daily, last_seq, "
-                "snapshot, snapshot_seq",
-                (self.owner, now_iso(), game_id, self.player)).fetchone()
-            if row is None:
-                return (), 0, []
-            start = row[6] if row[5] is not None and 0 <= row[6] <= row[4] else 0
-            moves = c.execute("SELECT seq, move, elapsed FROM moves WHERE game = %s AND seq > %s "
-                              "ORDER BY seq", (game_id, start)).fetchall()
-            return row, start, moves
+        """Claim game `game_id`, then read it in the same transaction: the row stays locked
+        until the read is done, so no older window writes in between. When the claim cannot
+        be written (a full disk), the game is read and claimed with the next write."""
+        def claim_and_read(c: psycopg.Connection) -> StoredGame | None:
+            claimed = c.execute("UPDATE games SET owner = %s WHERE id = %s AND player = %s "
+                                "AND outcome IS NULL", (self.owner, game_id, self.player))
+            return self.stored(c, game_id, True) if claimed.rowcount else None
+        claim, notice = False, None
         try:
-            row, start, moves = self.attempt(claim_and_read)
+            found = self.attempt(claim_and_read)
         except Unavailable as error:
-            raise StoreError(f"cannot resume game {game_id}: {error}") from None
-        if not row:
-            raise StoreError(f"game {game_id} is not a game of yours in progress")
-        puzzle, key, elapsed, daily, last, snapshot, _ = row
-        saved = self.saved_game(game_id, puzzle, key, elapsed, daily, None, last, moves,
-                                snapshot if start else None, start)
-        journal = PostgresJournal(self, game_id, saved.puzzle, saved.kind, daily=saved.daily)
-        journal.last = last
-        return Resumed(saved, journal, None)
+            found = self.read_stored(game_id, True)
+            claim, notice = True, self.written(error.__cause__ or error)
+        if found is None or found.row[3] is not None:
+            raise StoreError(f"no game {game_id} in progress")
+        saved = self.saved_game(game_id, found)
+        journal = PostgresJournal(self, game_id, saved.puzzle, saved.kind, daily=saved.daily,
+                                  claim=claim)
+        journal.last = found.row[5]
+        return Resumed(saved, journal, notice)
 
-    def game(self, game_id: int) -> SavedGame | None:
-        def read(c: psycopg.Connection) -> tuple[tuple | None, list[tuple]]:
-            row = c.execute("SELECT puzzle, kind, elapsed, daily, outcome, last_seq FROM games "
-                            "WHERE id = %s AND player = %s", (game_id, self.player)).fetchone()
-            moves = c.execute("SELECT seq, move, elapsed FROM moves WHERE game = %s ORDER BY seq",
-                              (game_id,)).fetchall() if row else []
-            return row, moves
+    def game(self, game_id: int, from_snapshot: bool = False) -> SavedGame | None:
+        found = self.read_stored(game_id, from_snapshot)
+        return self.saved_game(game_id, found) if found is not None else None
+
+    def read_stored(self, game_id: int, from_snapshot: bool) -> StoredGame | None:
         try:
-            row, moves = self.attempt(read)
+            return self.attempt(lambda c: self.stored(c, game_id, from_snapshot))
         except Unavailable as error:
             raise StoreError(f"cannot read game {game_id}: {error}") from None
+
+    def stored(self, c: psycopg.Connection, game_id: int, from_snapshot: bool) -> StoredGame | None:
+        """Game `game_id`'s rows as stored (None when this player has no such game): the
+        snapshot and the moves after it, or every move."""
+        row = c.execute("SELECT puzzle, kind, elapsed, outcome, daily, last_seq, sum, snapshot, "
+                        "snapshot_seq, snapshot_sum FROM games WHERE id = %s AND player = %s",
+                        (game_id, self.player)).fetchone()
         if row is None:
             return None
-        puzzle, key, elapsed, daily, outcome, last = row
-        return self.saved_game(game_id, puzzle, key, elapsed, daily, outcome, last, moves)
+        snapshot = row[7:] if from_snapshot and row[7] is not None else None
+        start = snapshot[1] if snapshot is not None and snapshot[1] is not None else 0
+        moves = c.execute("SELECT seq, move, elapsed, sum FROM moves WHERE game = %s AND seq > %s "
+                          "ORDER BY seq", (game_id, start)).fetchall()
+        return StoredGame(row[:7], snapshot, moves)
 
-    def saved_game(self, game_id: int, puzzle: str, key: str, elapsed: Any, daily: date | None,
-                   outcome: str | None, last: int, moves: list[tuple],
-                   snapshot: str | None = None, start: int = 0) -> SavedGame:
+    def saved_game(self, game_id: int, found: StoredGame) -> SavedGame:
         """The game read whole from its rows; GameDamaged (what is wrong) when it cannot be."""
+        puzzle_text, key, elapsed, outcome, daily, last, total = found.row
+        if total != checksum(puzzle_text, key):
+            raise GameDamaged("the game's puzzle is damaged")
         kind = GameKind.from_key(key)
         if kind is None:
             raise GameDamaged(f"unknown kind of game {str(key)[:40]!r}")
         if not finite(elapsed):
             raise GameDamaged(f"time played {elapsed!r} is not a time")
-        state = None
-        if snapshot is not None:
-            try:
-                state = json.loads(snapshot)
-            except (ValueError, RecursionError):
-                raise GameDamaged("the game's saved state cannot be read") from None
-        else:
-            start = 0
-        if [seq for seq, _, _ in moves] != list(range(start + 1, last + 1)):
-            raise GameDamaged(f"moves are missing (the game has {last}, "
-                              f"{len(moves)} could be read after move {start})")
+        start, state = 0, None
+        if found.snapshot is not None:
+            text, start, total = found.snapshot
+            if start is None or total != checksum(start, text) or not 0 <= start <= last:
+                raise GameDamaged("the game's snapshot is damaged")
+            state = loads(text, "the game's snapshot")
+        if not 0 <= last < LAST_SEQ:
+            raise GameDamaged("the game's move numbers are damaged")
         records = []
-        for seq, text, move_elapsed in moves:
+        for seq, text, move_elapsed, total in found.moves:
+            if seq != start + len(records) + 1:
+                break
+            if total != checksum(seq, text):
+                raise GameDamaged(f"move {seq} is damaged")
             if not finite(move_elapsed):
                 raise GameDamaged(f"move {seq}'s time {move_elapsed!r} is not a time")
-            try:
-                records.append(json.loads(text))
-            except (ValueError, RecursionError):
-                raise GameDamaged(f"move {seq} cannot be read") from None
+            records.append(loads(text, f"move {seq}"))
             elapsed = max(elapsed, move_elapsed)
+        if start + len(records) != last:
+            raise GameDamaged(f"move {start + len(records) + 1} is missing")
         try:
-            found = puzzle_from_dict(json.loads(puzzle))
+            puzzle = puzzle_from_dict(json.loads(puzzle_text))
         except (PuzzleError, ValueError, TypeError, RecursionError) as error:
             raise GameDamaged(f"the puzzle cannot be read ({str(error)[:100]})") from None
-        if found.solution is None:
+        if puzzle.solution is None:
             raise GameDamaged("the saved puzzle has no solution")
-        return SavedGame(game_id, found, kind, float(elapsed), records, outcome, daily,
+        if puzzle.size != kind.size:
+            raise GameDamaged(f"a {puzzle.size}×{puzzle.size} puzzle saved as {kind.describe()}")
+        return SavedGame(game_id, puzzle, kind, float(elapsed), records, outcome, daily,
                          state, start)
 
-    def move_log(self, game_id: int) -> list[dict[str, Any]]:
+    def move_log(self, game_id: int) -> list[dict[str, Any]] | None:
+        if not self.read("SELECT 1 FROM games WHERE id = %s AND player = %s", game_id, self.player):
+            return None
         log = []
         for seq, text, elapsed, at in self.read(
                 "SELECT m.seq, m.move, m.elapsed, m.at FROM moves m JOIN games g ON g.id = m.game "
@@ -426,7 +457,7 @@ class PostgresStore(Store):
             try:
                 record = json.loads(text)
             except (ValueError, RecursionError):
-                record = {"move": None}  # kept in its place: the numbers show the gap
+                record = None  # kept in its place: the numbers show the gap
             log.append({"seq": seq, "elapsed": elapsed, "at": iso(at),
                         **(record if isinstance(record, dict) else {"move": None})})
         return log
@@ -564,9 +595,11 @@ class PostgresStore(Store):
             return row[0] if row else None
         while (text := self.write(take)[0]) is not None:
             try:
-                return puzzle_from_dict(json.loads(text))
+                puzzle = puzzle_from_dict(json.loads(text))
             except (PuzzleError, ValueError, TypeError, RecursionError):
                 continue  # A bad entry costs one puzzle to make again, not the bank.
+            if puzzle.size == kind.size and puzzle.solution is not None:
+                return puzzle
         return None
 
     def bank_counts(self) -> dict[GameKind, int]:
@@ -592,15 +625,17 @@ class PostgresStore(Store):
                 if data.game is not None:
                     puzzle, key, elapsed, records = data.game
                     stamp = now_iso()
+                    text = json.dumps(puzzle_to_dict(puzzle), separators=(",", ":"))
                     game_id = value(cursor.execute(
                         "INSERT INTO games (player, puzzle, kind, started, touched, elapsed, owner, "
-                        "last_seq) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) RETURNING id",
-                        (self.player, json.dumps(puzzle_to_dict(puzzle), separators=(",", ":")),
-                         key, stamp, stamp, elapsed, self.owner, len(records))))
+                        "last_seq, sum) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id",
+                        (self.player, text, key, stamp, stamp, elapsed, self.owner, len(records),
+                         checksum(text, key))))
+                    moves = [json.dumps(record, separators=(",", ":")) for record in records]
                     cursor.executemany(
-                        "INSERT INTO moves VALUES (%s, %s, %s, %s, %s)",
-                        [(game_id, seq, json.dumps(record, separators=(",", ":")), elapsed, stamp)
-                         for seq, record in enumerate(records, 1)])
+                        "INSERT INTO moves VALUES (%s, %s, %s, %s, %s, %s)",
+                        [(game_id, seq, move, elapsed, stamp, checksum(seq, move))
+                         for seq, move in enumerate(moves, 1)])
                 cursor.executemany(
                     "INSERT INTO carried VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
                     [(self.player, *row) for row in data.carried])
@@ -629,11 +664,12 @@ class PostgresJournal(GameJournal):
     def insert(self, c: psycopg.Connection) -> int:
         """The game's row (begun now, owned by this process); its id."""
         stamp = now_iso()
+        text = json.dumps(puzzle_to_dict(self.puzzle), separators=(",", ":"))
         return value(c.execute(
-            "INSERT INTO games (player, puzzle, kind, started, touched, owner, daily) "
-            "VALUES (%s, %s, %s, %s, %s, %s, %s) RETURNING id",
-            (self.store.player, json.dumps(puzzle_to_dict(self.puzzle), separators=(",", ":")),
-             self.kind.key, stamp, stamp, self.store.owner, self.daily)))
+            "INSERT INTO games (player, puzzle, kind, started, touched, owner, daily, sum) "
+            "VALUES (%s, %s, %s, %s, %s, %s, %s, %s) RETURNING id",
+            (self.store.player, text, self.kind.key, stamp, stamp, self.store.owner, self.daily,
+             checksum(text, self.kind.key))))
 
     def write(self, moves: Sequence[PendingMove], elapsed: float,
               ending: tuple[str, Mapping[str, int]] | None) -> None:
@@ -651,14 +687,17 @@ class PostgresJournal(GameJournal):
             if row is None or row[0] != owner:
                 raise TakenOver("this game is being played in another kaldoku")
             last = row[1]
+            if not 0 <= last < LAST_SEQ - len(moves):
+                raise Unavailable("the game's move numbers are damaged")
             todo = moves
             done = last - self.last if self.last is not None else 0
             if 0 < done <= len(moves) and self.same(c, game_id, moves[:done]):
                 # A write whose commit went unanswered (a dropped connection) did commit.
                 todo = moves[done:]
             with c.cursor() as cursor:
-                cursor.executemany("INSERT INTO moves VALUES (%s, %s, %s, %s, %s)",
-                                   [(game_id, seq, move.record, move.elapsed, move.at)
+                cursor.executemany("INSERT INTO moves VALUES (%s, %s, %s, %s, %s, %s)",
+                                   [(game_id, seq, move.record, move.elapsed, move.at,
+                                     checksum(seq, move.record))
                                     for seq, move in enumerate(todo, last + 1)])
             last += len(todo)
             # A move carries its own time: the clock's saves and the end write the game's.
@@ -667,6 +706,7 @@ class PostgresJournal(GameJournal):
                 changes["elapsed"] = round(elapsed, 1)
             if self.snapshot is not None:
                 changes["snapshot_seq"], changes["snapshot"] = self.snapshot
+                changes["snapshot_sum"] = checksum(*self.snapshot)
             if ending is not None:
                 outcome, used = ending
                 changes.update(outcome=outcome, ended=now_iso(), **used)
