@@ -5,6 +5,7 @@ is in the contract suite, run on both stores."""
 
 from __future__ import annotations
 
+import shutil
 import threading
 import time
 
@@ -21,6 +22,7 @@ from kaldoku_tui.session.store import postgres
 from kaldoku_tui.session.store.postgres import PostgresStore
 
 from conftest import EXAMPLE_ID, EXAMPLE_SOLUTION
+from sshbox import KALDOKU, KEEN_4, MOVES, MOVES_ON_SCREEN, Terminal, wait_for
 
 PUZZLE = read_keen(EXAMPLE_ID).with_solution(EXAMPLE_SOLUTION)
 KIND = GameKind.of(PUZZLE)
@@ -47,6 +49,7 @@ def deadline_poll(condition, seconds: float = 10.0) -> None:
     ("postgresql://nohost.invalid/kaldoku", "cannot reach PostgreSQL database kaldoku on nohost.invalid"),
     ("postgresql://kaldoku@/kaldoku?host=/nonexistent", "cannot reach PostgreSQL database kaldoku on /nonexistent"),
     ("postgresql://me:secret@:99999999/x", "invalid port"),
+    ("postgresql://me:secret@[::1/x", "its URL cannot be read"),
 ])
 def test_a_store_that_cannot_be_reached_is_one_line_and_never_shows_a_password(url, words):
     with pytest.raises(StoreError) as raised:
@@ -218,3 +221,34 @@ def test_a_huge_move_number_stops_saving_and_is_never_an_overflow(pg_url):
     assert journal.append(move(0), 1.0) == ("Saving is off: the game's move numbers are "
                                             "damaged. Your moves are kept and saved when it can.")
     assert len(journal.pending) == 1
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
+def test_kaldoku_on_a_real_terminal_plays_and_resumes_from_the_server(pg_url, tmp_path):
+    home = tmp_path / "home"
+    env = {"TERM": "xterm-256color", "LANG": "C.UTF-8", "KALDOKU_HOME": str(home)}
+    first = Terminal([KALDOKU, "--store", pg_url, KEEN_4], env=env)
+    try:
+        first.wait_for_text("┏")
+        first.press(*MOVES)
+        first.wait_for_text(MOVES_ON_SCREEN)
+        first.press("q")
+        assert wait_for(first.dead, 15)
+    finally:
+        first.close()
+    store = PostgresStore(pg_url, "local")
+    (found,) = store.open_games()
+    moves = store.resume(found.id).game.moves
+    assert [(m["move"], m["cell"]) for m in moves] == [("place", [0, 0]), ("place", [0, 1]),
+                                                       ("note", [1, 1])]
+    assert not home.exists(), "the moves are on the server, not in a file"
+    store.close()
+    # KALDOKU_STORE names the store as well as --store does.
+    again = Terminal([KALDOKU], env={**env, "KALDOKU_STORE": pg_url})
+    try:
+        screen = again.wait_for_text(MOVES_ON_SCREEN)
+        assert "Resumed your game" in screen
+        again.press("q")
+        assert wait_for(again.dead, 15)
+    finally:
+        again.close()

@@ -149,9 +149,9 @@ def where(url: str) -> str:
     return f"PostgreSQL database {found.get('dbname') or found.get('user') or '?'} on {host}{port}"
 
 
-def one_line(error: BaseException) -> str:
-    """A server's or libpq's error in one short line."""
-    lines = str(error).strip().splitlines()
+def one_line(error: BaseException, url: str = "") -> str:
+    """A server's or libpq's error in one short line (`url`, password and all, left out)."""
+    lines = (str(error).replace(url, "the URL") if url else str(error)).strip().splitlines()
     text = lines[0] if lines else type(error).__name__
     return "".join(ch if ch.isprintable() else "?" for ch in text[:200])
 
@@ -228,7 +228,7 @@ class PostgresStore(Store):
             conn = psycopg.connect(self.url, autocommit=False, connect_timeout=CONNECT_TIMEOUT,
                                    application_name="kaldoku")
         except (psycopg.Error, ValueError) as error:
-            raise StoreError(f"cannot reach {where(self.url)}: {one_line(error)}") from None
+            raise StoreError(f"cannot reach {where(self.url)}: {one_line(error, self.url)}") from None
         try:
             with conn.transaction():
                 # A server set up with synchronous_commit off would lose the last moves.
@@ -424,7 +424,7 @@ class PostgresStore(Store):
             state = loads(text, "the game's snapshot")
         if not 0 <= last < LAST_SEQ:
             raise GameDamaged("the game's move numbers are damaged")
-        records = []
+        records: list[Any] = []
         for seq, text, move_elapsed, total in found.moves:
             if seq != start + len(records) + 1:
                 break
