@@ -127,7 +127,7 @@ def test_a_snapshot_is_resumed_with_the_moves_after_it_and_a_replay_gets_every_m
     journal, _ = store.new_game(PUZZLE, KIND)
     for i in range(5):
         journal.append(record(i), float(i))
-    journal.keep_snapshot(5, {"board": "after five"})
+    journal.keep_snapshot(5, '{"board": "after five"}')
     journal.append(record(5), 5.0)
     resumed = store_factory().resume(journal.game_id).game
     assert resumed.snapshot == {"board": "after five"} and resumed.start == 5

@@ -20,7 +20,7 @@ import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from kaldoku_tui.engine.daily import Streaks, streaks
 from kaldoku_tui.engine.formats import puzzle_from_dict
@@ -385,9 +385,16 @@ class GameJournal(ABC):
         """This process is to take the game over with its next write."""
         self.snapshot: tuple[int, str] | None = None
         """A state of the game to keep with the next write: after how many moves, as JSON."""
+        self.count = 0
+        """The moves of the game so far, written or pending."""
+        self.snapshots: Callable[[], str] | None = None
+        """Makes the game's state as JSON, every SNAPSHOT_EVERY moves (None: never)."""
 
     def append(self, record: Mapping[str, Any], elapsed: float) -> str | None:
         self.pending.append(PendingMove(json.dumps(record, separators=(",", ":")), elapsed, now_iso()))
+        self.count += 1
+        if self.snapshots is not None and self.count % SNAPSHOT_EVERY == 0:
+            self.keep_snapshot(self.count, self.snapshots())
         return self.flush(elapsed)
 
     def touch(self, elapsed: float) -> str | None:
@@ -396,9 +403,9 @@ class GameJournal(ABC):
     def end(self, outcome: str, elapsed: float, help_used: Mapping[str, int]) -> str | None:
         return self.flush(elapsed, (outcome, {key: int(help_used.get(key, 0)) for key in HELP}))
 
-    def keep_snapshot(self, moves: int, state: Mapping[str, Any]) -> None:
-        """Keep `state`, the game after its first `moves` moves, with the next write."""
-        self.snapshot = (moves, json.dumps(state, separators=(",", ":")))
+    def keep_snapshot(self, moves: int, state: str) -> None:
+        """Keep `state` (JSON), the game after its first `moves` moves, with the next write."""
+        self.snapshot = (moves, state)
 
     def flush(self, elapsed: float, ending: tuple[str, Mapping[str, int]] | None = None) -> str | None:
         """Write what is pending (and the time, and the ending); a notice when saving stops
