@@ -63,7 +63,7 @@ class KaldokuApp(App):
         notice: str | None = None,
         now: Callable[[], float] = time.monotonic,
     ) -> None:
-        super().__init__(driver_class=INPUT_DRIVER)
+        super().__init__(driver_class=input_driver())
         self.theme = settings.theme if settings.theme in self.available_themes else theme
         self.ascii = ascii
         self.set_class(ascii, "-ascii")
@@ -145,6 +145,20 @@ class KaldokuApp(App):
                            stop=lambda: worker.is_cancelled or self.typing())
             self.bank_wanted = self.bank_wanted or self.typing()
 
+    @work(thread=True, group="pdf", exit_on_error=False)
+    def deliver_pdf(self, puzzle: Puzzle) -> None:
+        """Offer `puzzle` as a printable PDF, its answer on the next page, for the browser
+        to download (`kaldoku web`; at a terminal, `kaldoku print --pdf` writes one)."""
+        from io import BytesIO
+
+        from kaldoku_tui.printing import sheet, write_booklet
+
+        pdf = BytesIO()
+        write_booklet([sheet(puzzle, "kaldoku")], pdf)
+        pdf.seek(0)
+        self.call_from_thread(self.deliver_binary, pdf, save_filename=f"kaldoku-{share_code(puzzle)}.pdf",
+                              mime_type="application/pdf")
+
     def key_sections(self) -> list[tuple[str, list[Binding]]]:
         """Every key of the game, in sections, for the help screen."""
         anywhere = [
@@ -181,8 +195,19 @@ class KaldokuApp(App):
                                 game.action_records)
             yield SystemCommand("Share code", "The code that names this puzzle: kaldoku CODE plays it",
                                 lambda: game.show_status(f"Share code: {share_code(game.session.puzzle)}"))
+            if self.is_web:
+                yield SystemCommand("Download PDF", "This puzzle to print, its answer on page 2",
+                                    lambda: self.deliver_pdf(game.session.puzzle))
             yield SystemCommand("Settings", "Notes clean-up, shading", game.action_settings)
             yield SystemCommand("Help", "Every key of the game", game.action_help)
+
+
+def input_driver(environ=os.environ):
+    """Our terminal driver on a real terminal; Textual's choice elsewhere (a driver named
+    by TEXTUAL_DRIVER, such as textual-serve's web driver, or no terminal at all)."""
+    if "TEXTUAL_DRIVER" in environ or not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return None
+    return INPUT_DRIVER
 
 
 def lower_priority() -> None:

@@ -22,7 +22,7 @@ from kaldoku_tui.terminal import shown
 
 EXIT_OK, EXIT_NOT_UNIQUE, EXIT_BAD_INPUT = 0, 1, 2
 COMMANDS = ("generate", "solve", "check", "grade", "daily", "print", "stats", "history", "replay",
-            "export")
+            "export", "web")
 ERROR_LIMIT = 300
 """Characters of an error line at most: a value quoted in it is cut."""
 
@@ -75,6 +75,13 @@ def _date(text: str) -> date:
         raise argparse.ArgumentTypeError(f"date {text}: {exc}") from None
 
 
+def _port(text: str) -> int:
+    port = _whole_number(text, "port")
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"port must be 0 to 65535, not {port}")
+    return port
+
+
 def _game_id(text: str) -> int:
     if not re.fullmatch(r"\d{1,18}", text) or int(text) < 1:
         raise argparse.ArgumentTypeError(f"a game ID is a whole number from 1 (kaldoku history lists them), "
@@ -110,7 +117,7 @@ def game_parser() -> argparse.ArgumentParser:
         description="KenKen in the terminal. With no arguments, resume the game in "
         "progress or start a new one.",
         epilog="Other commands: kaldoku daily | generate | solve | check | grade | print | stats "
-        "| history | replay | export (each has --help).",
+        "| history | replay | export | web (each has --help).",
     )
     parser.add_argument(
         "puzzle", nargs="?", metavar="PUZZLE",
@@ -194,6 +201,13 @@ def command_parser() -> argparse.ArgumentParser:
     what.add_argument("--moves", action="store_true", help="the game's moves instead, as JSON Lines")
     export.add_argument("--data-dir", metavar="DIR", help="where the games are kept")
     _add_store_options(export)
+
+    served = sub.add_parser("web", help="serve the game to a browser tab (each tab its own game process)")
+    served.add_argument("--host", default="127.0.0.1",
+                        help="address to listen on (default 127.0.0.1: this machine only)")
+    served.add_argument("--port", type=_port, default=8000, help="port to listen on (0: any free one)")
+    served.add_argument("--data-dir", metavar="DIR", help="where the games are kept")
+    _add_store_options(served)
     return parser
 
 
@@ -499,10 +513,29 @@ def cmd_export(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_web(args: argparse.Namespace) -> int:
+    """Serve the game to browser tabs until Ctrl+C; the address printed carries the token."""
+    from pathlib import Path
+
+    from kaldoku_tui.web import WebConfig, serve
+
+    _store(args).close()  # an unsafe or unusable store is said now, once
+    game_args: tuple[str, ...] = ("--data-dir", str(Path(args.data_dir).resolve())) if args.data_dir else ()
+    if args.store:
+        game_args += ("--store", args.store)
+    if args.player:
+        game_args += ("--player", args.player)
+    try:
+        serve(WebConfig(host=args.host, port=args.port, game_args=game_args))
+    except OSError as exc:
+        raise UsageError(f"cannot listen on {args.host} port {args.port}: {exc.strerror or exc}") from None
+    return EXIT_OK
+
+
 HANDLERS = {
     "generate": cmd_generate, "solve": cmd_solve, "check": cmd_check, "grade": cmd_grade,
     "daily": cmd_daily, "print": cmd_print,
-    "stats": cmd_stats, "history": cmd_history, "replay": cmd_replay, "export": cmd_export,
+    "stats": cmd_stats, "history": cmd_history, "replay": cmd_replay, "export": cmd_export, "web": cmd_web,
 }
 
 

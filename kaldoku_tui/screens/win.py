@@ -42,6 +42,7 @@ class WinScreen(ModalScreen[str | None]):
         Binding("q", "choose('quit')", "Quit"),
         Binding("r", "replay", "Replay"),
         Binding("c", "copy", "Copy the result line (a daily) or the share code"),
+        Binding("d", "pdf", "Download the puzzle as a PDF (in a browser)"),
     ]
 
     def __init__(self, summary: str, help_used: str, record: str | None = None, *,
@@ -72,6 +73,7 @@ class WinScreen(ModalScreen[str | None]):
             keys = ["g / Enter: new game", "n / Esc: board"]
             keys += ["r: replay"] if self.game_id is not None else []
             keys += ["c: copy"] if self.shared else []
+            keys += ["d: PDF"] if self.app.is_web else []
             yield Label("  ".join(keys + ["q: quit"]), classes="keys")
 
     @property
@@ -90,6 +92,14 @@ class WinScreen(ModalScreen[str | None]):
         if self.shared:
             self.app.copy_to_clipboard(self.shared)
             self.notify("Copied to the clipboard (if the terminal lets programs set it).")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # A PDF to download only in a browser: at a terminal it would land in ~/Downloads.
+        return self.app.is_web if action == "pdf" else True
+
+    def action_pdf(self) -> None:
+        self.app.deliver_pdf(self.app.game.session.puzzle)
+        self.notify("Making the PDF: the browser downloads it.")
 
     def action_replay(self) -> None:
         """Watch the game again; closing the replay comes back here."""
