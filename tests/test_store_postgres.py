@@ -130,8 +130,12 @@ def test_a_busy_server_is_tried_again_then_the_player_is_told_and_nothing_set_as
         notice = journal.append(move(1), 2.0)
         assert notice.startswith("Saving is off:") and "lock" in notice
         assert [m.record for m in journal.pending] == ['{"move":"place","cell":[1,0],"digit":2,"n":1}']
-    assert journal.append(move(2), 3.0) == "Saving is back on: every move so far is saved."
-    assert [r["n"] for r in store.move_log(journal.game_id)] == [0, 1, 2]
+        started = time.monotonic()
+        assert journal.append(move(2), 3.0) is None, "told once"
+        assert time.monotonic() - started < 1.0, "while saving is off a key waits little"
+        assert len(journal.pending) == 2
+    assert journal.append(move(3), 4.0) == "Saving is back on: every move so far is saved."
+    assert [r["n"] for r in store.move_log(journal.game_id)] == [0, 1, 2, 3]
     assert behind_the_back(pg_url, "SELECT count(*) FROM games") == [(1,)]
 
 

@@ -48,6 +48,10 @@ LOCK_WAIT = "1s"
 """How long a write waits for a row another process holds before it is tried again."""
 RETRIES = (0.05, 0.2, 0.5, 1.0)
 """Pauses (seconds) after each try of a write the server could not do at once."""
+PAUSED_WAIT = "200ms"
+"""How long a write waits for a row while saving is off."""
+RECONNECT_EVERY = 5.0
+"""Seconds between tries to reach a server that could not be reached."""
 BUSY_FOR = 2.0
 """Seconds a write keeps trying before saving is off (the moves are kept) and the player
 is told."""
@@ -212,6 +216,8 @@ class PostgresStore(Store):
         self.lock = threading.RLock()
         """One connection, shared by the UI and the bank's thread, one use at a time."""
         self.conn: psycopg.Connection | None = None
+        self.reconnect_at = 0.0
+        """Before this moment (time.monotonic) a broken connection is not made again."""
         self.conn = self.connect()
         self.migrate()
 
@@ -241,11 +247,15 @@ class PostgresStore(Store):
         return conn
 
     def connection(self) -> psycopg.Connection:
-        """The connection, made again when the last one broke."""
+        """The connection, made again when the last one broke (not more often than every
+        RECONNECT_EVERY seconds: reaching a vanished server can take CONNECT_TIMEOUT)."""
         if self.conn is None or self.conn.closed or self.conn.broken:
             if self.conn is not None:
                 self.conn.close()
             self.conn = None
+            if time.monotonic() < self.reconnect_at:
+                raise StoreError(f"{where(self.url)} cannot be reached now")
+            self.reconnect_at = time.monotonic() + RECONNECT_EVERY
             self.conn = self.connect()
         return self.conn
 
@@ -309,7 +319,9 @@ class PostgresStore(Store):
         server is busy or the connection comes back; Unavailable (from the last failure)
         when it never went. What `work` raises as a StoreError passes through."""
         with self.lock:
-            deadline = time.monotonic() + BUSY_FOR
+            # While saving is off, each write tries once and waits little: the player is
+            # told already, and the moves are kept.
+            deadline = time.monotonic() + (BUSY_FOR if self.saving else 0.0)
             for pause in RETRIES:
                 try:
                     conn = self.connection()
@@ -318,6 +330,8 @@ class PostgresStore(Store):
                 else:
                     try:
                         with conn.transaction():
+                            if not self.saving:
+                                conn.execute(sql.SQL("SET LOCAL lock_timeout = {}").format(PAUSED_WAIT))
                             return work(conn)
                     except errors.DiskFull as error:
                         raise Unavailable(one_line(error)) from error
