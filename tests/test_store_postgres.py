@@ -256,3 +256,32 @@ def test_kaldoku_on_a_real_terminal_plays_and_resumes_from_the_server(pg_url, tm
         assert wait_for(again.dead, 15)
     finally:
         again.close()
+
+
+@pytest.mark.parametrize("damage, words", [
+    ("UPDATE moves SET move = replace(move, '\"digit\":2', '\"digit\":3') WHERE seq = 2",
+     "move 2 is damaged"),
+    ("DELETE FROM moves WHERE seq = 2", "move 2 is missing"),
+    ("UPDATE moves SET seq = 9223372036854775807 WHERE seq = 2", "move 2 is missing"),
+    ("UPDATE games SET kind = '6/all/any', sum = NULL", "the game's puzzle is damaged"),
+])
+def test_a_damaged_game_on_the_server_is_never_shown_as_resumed(pg_url, damage, words):
+    from kaldoku_tui.app import resume
+    from kaldoku_tui.session import Session
+    from kaldoku_tui.session.game import place
+    from kaldoku_tui.session.settings import Settings
+
+    store = PostgresStore(pg_url, "local")
+    journal, _ = store.new_game(PUZZLE, KIND)
+    session = Session(PUZZLE, journal=journal, now=lambda: 0.0)
+    for c in range(3):
+        assert session.apply(place((0, c), EXAMPLE_SOLUTION[0][c])).message is None
+    store.close()
+    behind_the_back(pg_url, damage)
+    again = PostgresStore(pg_url, "local")
+    said: list[str | None] = []
+    assert resume(again, lambda: 0.0, Settings(), said) is None
+    assert "Resumed your game." not in said
+    assert any(words in line and "kept aside" in line for line in said if line), said
+    assert behind_the_back(pg_url, "SELECT outcome FROM games") == [("damaged",)]
+    assert behind_the_back(pg_url, "SELECT count(*) FROM moves") == [(3 if "DELETE" not in damage else 2,)]
