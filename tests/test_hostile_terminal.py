@@ -480,3 +480,43 @@ def test_quitting_ends_the_process_while_a_worker_is_stuck(tmp_path):
         assert (tmp_path / "saved").exists(), "what comes after the app (saving) ran"
     finally:
         terminal.close()
+
+
+# Text from a puzzle or an argument, on its way out.
+
+SNEAKY = "\u009b2J\u202eevil\u009d0;PWNED\x07\ud800"
+"""C1 controls (CSI, OSC), a right-to-left override, BEL and a lone surrogate."""
+
+
+def test_export_writes_no_control_from_a_puzzle_title_and_keeps_its_value(tmp_path, example, capsys):
+    from kaldoku_tui.session.store import Store
+
+    puzzle = Puzzle(4, example.cages, example.solution, {"title": SNEAKY, "name": SNEAKY * 2})
+    store = Store(tmp_path)
+    store.new_game(puzzle, GameKind.of(puzzle), None)
+    store.close()
+    for form in ("json", "keen", "text", "code"):
+        assert main(["export", "--data-dir", str(tmp_path), "--format", form]) == 0
+        out = capsys.readouterr().out
+        assert printable(out.replace("\n", "")), (form, out)
+        if form == "json":
+            data = json.loads(out)
+            assert (data["title"], data["name"]) == (SNEAKY, SNEAKY * 2)
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux (.ci/run installs it)")
+def test_a_data_dir_with_escapes_is_shown_not_obeyed_in_the_status_line(tmp_path):
+    """Saving is off: cannot make /…/ESC]0;PWNED BEL…: the terminal's title was set."""
+    from sshbox import KALDOKU, Terminal
+
+    (tmp_path / "file").touch()
+    data_dir = str(tmp_path / "file" / ("\x1b]0;PWNED\x07\u202eX\u009b"))
+    terminal = Terminal([KALDOKU, "--data-dir", data_dir, EXAMPLE_ID],
+                        env={"TERM": "xterm-256color", "LANG": "C.UTF-8"})
+    try:
+        screen = terminal.wait_for_text("┛")
+        screen = terminal.wait_for_text("Saving is off")
+        assert "\\x1b]0;PWNED\\x07\\u202eX" in screen.replace("\n", ""), screen
+        assert terminal.tmux("display-message", "-p", "-t", "t", "#{pane_title}").strip() != "PWNED"
+    finally:
+        terminal.close()
