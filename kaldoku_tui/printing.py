@@ -9,7 +9,7 @@ title, level and share code, and the answers twelve to a page at the back.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import BinaryIO, Sequence
 
 from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.engine.puzzle import Grid, Puzzle
@@ -127,9 +127,10 @@ PDF_OPS = str.maketrans({"−": "-"})
 """The PDF's built-in fonts have × and ÷ but no minus sign."""
 
 
-def write_booklet(sheets: Sequence[Sheet], path: str, title: str = "kaldoku") -> None:
-    """A PDF booklet of the sheets: the puzzles six to an A4 page, each headed by its
-    title, level and share code, then the answers twelve to a page."""
+def write_booklet(sheets: Sequence[Sheet], path: str | BinaryIO, title: str = "kaldoku") -> None:
+    """A PDF booklet of the sheets, written to `path` (a file name or a binary file): the
+    puzzles six to an A4 page, each headed by its title, level and share code, then the
+    answers twelve to a page."""
     from fpdf import FPDF
 
     pdf = FPDF(unit="mm", format="A4")

@@ -29,6 +29,7 @@ from kaldoku_tui.terminal import shown
 from kaldoku_tui.terminal_input import TerminalInput
 
 from conftest import EXAMPLE_ID, EXAMPLE_SOLUTION, game_app
+from strategies import examples
 
 CRASHES = {
     "C1 CSI byte": b"\x9b",
@@ -101,7 +102,7 @@ csi = st.builds(
 pieces = st.one_of(st.binary(max_size=12), csi, st.sampled_from(list(HOSTILE.values())))
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(st.lists(pieces, max_size=12), st.data())
 @example([*HOSTILE.values()], None)
 def test_textual_parser_never_fails_on_any_bytes(stream, data):
@@ -119,7 +120,7 @@ def test_textual_parser_never_fails_on_any_bytes(stream, data):
     assert not any(isinstance(m, events.Resize) for m in messages)
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(st.lists(pieces, max_size=12).map(b"".join).filter(lambda raw: b"\x1b[200~" not in raw),
        st.sampled_from(["3", "q", "j"]))
 @example(b"".join(HOSTILE.values()), "3")
@@ -398,7 +399,7 @@ def test_a_puzzle_file_with_escapes_in_its_text_gives_a_clean_error(tmp_path, ex
     assert_one_clean_line(*error_of("check", str(path)))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.text(max_size=60) | st.sampled_from([ESCAPES, HUGE]))
 def test_no_argument_reaches_the_terminal_raw(text):
     for argv in (["check", "/no/such/dir/" + text], ["check", "x", "y" + text],
