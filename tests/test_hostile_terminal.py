@@ -490,11 +490,11 @@ SNEAKY = "\u009b2J\u202eevil\u009d0;PWNED\x07\ud800"
 
 
 def test_export_writes_no_control_from_a_puzzle_title_and_keeps_its_value(tmp_path, example, capsys):
-    from kaldoku_tui.session.store import Store
+    from kaldoku_tui.session.store import open_store
 
     puzzle = Puzzle(4, example.cages, example.solution, {"title": SNEAKY, "name": SNEAKY * 2})
-    store = Store(tmp_path)
-    store.new_game(puzzle, GameKind.of(puzzle), None)
+    store = open_store(tmp_path)
+    store.new_game(puzzle, GameKind.of(puzzle))
     store.close()
     for form in ("json", "keen", "text", "code"):
         assert main(["export", "--data-dir", str(tmp_path), "--format", form]) == 0
