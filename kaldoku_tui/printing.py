@@ -2,8 +2,9 @@
 
 A text grid draws cage walls heavy and the lines inside cages light (frame.Frame, as
 the game does), each cage's clue in its first cell, and the cells blank or, for the
-answers, filled. A booklet (fpdf2) puts four puzzles on an A4 page, each headed by its
-title, level and share code, and the answers twelve to a page at the back.
+answers, filled. A booklet (fpdf2) sets every board with cells of one size, so a 9×9's
+box is bigger than a 4×4's, in rows that fill each A4 page (six 6×6, two 9×9), each
+headed by its title, level and share code; the answers, smaller, at the back.
 """
 
 from __future__ import annotations
