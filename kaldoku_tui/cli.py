@@ -18,7 +18,7 @@ from kaldoku_tui.arguments import UsageError, read_puzzle_arg, stream_puzzle_arg
 from kaldoku_tui.engine.kinds import HIDDEN_OPS, LEVELS, MAX_SIZE, MIN_SIZE, OP_SETS
 from kaldoku_tui.engine.formats import FORMATS
 from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError
-from kaldoku_tui.terminal import shown
+from kaldoku_tui.terminal import shown, shown_json
 
 EXIT_OK, EXIT_NOT_UNIQUE, EXIT_BAD_INPUT = 0, 1, 2
 COMMANDS = ("generate", "solve", "check", "grade", "daily", "print", "stats", "history", "replay",
@@ -505,7 +505,8 @@ def cmd_export(args: argparse.Namespace) -> int:
             for line in log:
                 print(json.dumps(line))  # \u escapes: nothing in a record reaches the terminal raw
         else:
-            print(exported(_stored_game(store, args.id).puzzle, args.format), end="")
+            # A puzzle file may have put anything in a title: JSON's escapes keep it from the terminal.
+            print(shown_json(exported(_stored_game(store, args.id).puzzle, args.format)), end="")
     except StoreError as error:
         raise UsageError(f"the moves cannot be read: {error}") from None
     finally:
