@@ -14,7 +14,7 @@ from kaldoku_tui.screens.help import HelpScreen, key_table
 from kaldoku_tui.screens.win import WinScreen
 from kaldoku_tui.widgets.grid import KenKenGrid
 from conftest import game_app
-from test_grid import screen_lines
+from screen import screen_cells, screen_lines, screen_text, words
 
 
 def not_ascii(lines: list[str]) -> dict[str, str]:
@@ -68,11 +68,10 @@ async def test_the_new_game_dialog_marks_the_choice_by_glyph(ascii, chosen, othe
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("g")
         await pilot.pause()
-        strips = app.screen._compositor.render_strips()
-        text = "\n".join(strip.text for strip in strips)
+        text = screen_text(app)
         assert chosen in text and other in text and ops in text
-        sizes = next(strip for strip in strips if other in strip.text)
-        assert [s.text.strip() for s in sizes if s.style.bold] == [f"4{times}4"], \
+        sizes = next(line for line in screen_cells(app) if other in "".join(look.char for look in line))
+        assert [word for word, looks in words(sizes) if looks[0].bold] == [f"4{times}4"], \
             "the focused row highlights the chosen size, not the first"
         await pilot.press("6")
         text = "\n".join(screen_lines(app))

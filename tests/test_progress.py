@@ -27,9 +27,9 @@ from kaldoku_tui.session.game import Move, place
 from kaldoku_tui.session.store import DB_FILE, SCHEMA_VERSION, Store
 
 from conftest import EXAMPLE_ID, EXAMPLE_SOLUTION, game_app, workers_done
-from test_grid import screen_lines
+from screen import screen_lines, screen_text
 from test_looks import not_ascii
-from test_records import screen_text, solve_by_keys
+from test_records import solve_by_keys
 
 SCHEMA_1_HOME = Path(__file__).parent / "data" / "kaldoku-schema-1"
 """A database made by kaldoku at 7d04ff8 (schema 1): game 1, the formats.md 4×4 won in

@@ -11,14 +11,11 @@ from kaldoku_tui.engine.formats import read_keen
 from kaldoku_tui.engine.kinds import GameKind
 
 from conftest import KEEN_IDS, game_app, workers_done
+from screen import screen_lines
 
 
 def keen(size: int):
     return ensure_solution(read_keen(next(k for k in KEEN_IDS if k.startswith(f"{size}:"))))
-
-
-def screen_lines(app) -> list[str]:
-    return [strip.text for strip in app.screen._compositor.render_strips()]
 
 
 def status_text(app) -> str:
