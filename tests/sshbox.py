@@ -166,6 +166,12 @@ def moves_saved(home: Path) -> bool:
     return board is not None and board["digits"][0][:2] == [1, 2] and [1, 1, [3]] in board["notes"]
 
 
+def aside(home: Path) -> list[str]:
+    """The files the store set aside in data directory `home` (NAME.unusable, or
+    kaldoku.db.unusable-STAMP), by name."""
+    return sorted(p.name for p in home.iterdir() if ".unusable" in p.name)
+
+
 def kaldoku_running(home: Path) -> bool:
     """Whether the kaldoku process that last played in data directory `home` still runs
     (the games record their owner as host:pid:token)."""
