@@ -27,7 +27,7 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def wait_for(predicate, timeout: float = 20.0, interval: float = 0.1):
+def wait_for(predicate, timeout: float = 60.0, interval: float = 0.1):
     """Poll `predicate` until it returns something true; that value, or None on timeout."""
     end = time.monotonic() + timeout
     while True:
@@ -66,7 +66,7 @@ class SSHServer:
             [SSHD, "-D", "-e", "-f", str(d / "sshd_config")],
             stdout=subprocess.DEVNULL, stderr=open(d / "sshd.log", "wb"),
         )
-        if not wait_for(self.accepting, timeout=15):
+        if not wait_for(self.accepting):
             self.stop()
             raise RuntimeError(f"sshd did not start: {(d / 'sshd.log').read_text()}")
 
@@ -119,7 +119,7 @@ class Terminal:
     def screen(self) -> str:
         return self.tmux("capture-pane", "-p", "-t", "t")
 
-    def wait_for_text(self, text: str, timeout: float = 20.0) -> str:
+    def wait_for_text(self, text: str, timeout: float = 60.0) -> str:
         """The screen once it shows `text`; AssertionError with the screen otherwise."""
         found = wait_for(lambda: text in (screen := self.screen()) and screen, timeout)
         assert found, f"{text!r} never appeared on the screen:\n{self.screen()}"

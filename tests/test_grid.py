@@ -15,6 +15,7 @@ from kaldoku_tui.frame import BOX, Frame
 from kaldoku_tui.widgets.grid import (ASCII_GLYPHS, GRID_CSS, UNICODE_GLYPHS, KenKenGrid,
                                      compact_notes, fit_layout, note_places)
 
+from conftest import until
 from screen import screen_cells, screen_lines
 
 SOLUTION = ((1, 2, 3, 4), (4, 1, 2, 3), (3, 4, 1, 2), (2, 3, 4, 1))
@@ -286,8 +287,8 @@ def lines_of(layout, cells):
 
 async def bands_placed(pilot, grid):
     """Wait for the bands, laid over the board a moment after its first screen."""
-    while grid.placed_layout is None or grid.placed_layout != grid.board_layout:
-        await pilot.pause(0.05)
+    await until(pilot, lambda: grid.placed_layout is not None and grid.placed_layout == grid.board_layout,
+                what="the bands placed")
     await pilot.pause()
 
 

@@ -20,7 +20,7 @@ from kaldoku_tui.screens.inspector import InspectorScreen, facts_text
 from kaldoku_tui.screens.win import WinScreen
 from kaldoku_tui.widgets.grid import KenKenGrid
 
-from conftest import EXAMPLE_SOLUTION, KEEN_IDS, game_app, workers_done
+from conftest import EXAMPLE_SOLUTION, KEEN_IDS, game_app, until, workers_done
 from screen import screen_cells, screen_text
 
 
@@ -288,11 +288,7 @@ async def test_a_slow_hint_leaves_the_game_playable_and_is_dropped_if_the_board_
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("t", "right")
         assert app.game.grid.cursor == (0, 1), "played on while the hint is looked for"
-        for _ in range(100):  # SLOW_HINT is 0.05 s here; a busy machine may take longer
-            if "Looking for a hint" in app.game.message:
-                break
-            await pilot.pause(0.05)
-        assert "Looking for a hint" in app.game.message
+        await until(pilot, lambda: "Looking for a hint" in app.game.message)
         await pilot.press("2")
         assert app.game.session.board.digit((0, 1)) == 2
         release.set()

@@ -26,7 +26,7 @@ from kaldoku_tui.session import store as store_module
 from kaldoku_tui.session.game import Move, place
 from kaldoku_tui.session.store import DB_FILE, SCHEMA_VERSION, Store
 
-from conftest import EXAMPLE_ID, EXAMPLE_SOLUTION, game_app, workers_done
+from conftest import EXAMPLE_ID, EXAMPLE_SOLUTION, game_app, until, workers_done
 from screen import screen_lines, screen_text
 from test_looks import not_ascii
 from test_records import solve_by_keys
@@ -359,10 +359,7 @@ async def test_a_replay_plays_by_itself_to_the_end(row_sums, tmp_path):
         await solve_by_keys(app, pilot, row_sums.solution)
         await pilot.press("r", *["plus"] * 5)
         replay = app.screen
-        for _ in range(100):
-            if not replay.playing:
-                break
-            await pilot.pause(0.05)
+        await until(pilot, lambda: not replay.playing, what="the replay at its end")
         assert replay.at == 9 and replay.query_one("#replay-grid").view.grid == row_sums.solution
 
 
