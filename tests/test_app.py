@@ -15,7 +15,7 @@ from kaldoku_tui.cli import game_parser, main
 from kaldoku_tui.engine.generator import Stopped
 from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.session.game import place
-from kaldoku_tui.session.store import Store
+from kaldoku_tui.session.store import open_store
 from kaldoku_tui.screens.dialogs import ConfirmDialog, NewGameDialog
 from kaldoku_tui.screens.help import HelpScreen, key_names
 from kaldoku_tui.screens.win import WinScreen
@@ -23,7 +23,7 @@ from kaldoku_tui.widgets.grid import KenKenGrid
 from kaldoku_tui.widgets.keys import KeyBar
 
 from test_grid import bands_placed
-from conftest import EXAMPLE_ID, EXAMPLE_SOLUTION, game_app, saved_session, workers_done
+from conftest import EXAMPLE_ID, EXAMPLE_SOLUTION, game_app, saved_session, sql, sql_write, workers_done
 from screen import screen_cells, screen_text, words
 
 SIZE = (80, 24)
@@ -242,14 +242,14 @@ async def test_resume_the_saved_game(example, tmp_path, monkeypatch):
 async def test_a_game_that_cannot_be_resumed_is_set_aside_with_a_notice(example, tmp_path,
                                                                        monkeypatch):
     monkeypatch.setenv("KALDOKU_HOME", str(tmp_path))
-    store = Store(tmp_path)
+    store = open_store(tmp_path)
     journal, _ = store.new_game(example, GameKind.of(example))
     journal.append({"move": "place", "states": [[9, 9, 9, []]]}, 1.0)
     store.close()
     app = build_app(game_parser().parse_args([]))
     assert app.game.message.startswith("A saved game could not be resumed")
     assert app.game.session.board.size == 6
-    kept = Store(tmp_path).read("SELECT outcome FROM games ORDER BY id")
+    kept = sql(tmp_path, "SELECT outcome FROM games ORDER BY id")
     assert kept[0] == ("damaged",), "kept in the database, not deleted"
 
 

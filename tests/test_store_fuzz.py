@@ -11,7 +11,7 @@ from kaldoku_tui.engine.puzzle import PuzzleError
 from kaldoku_tui.session import MoveError, Session
 from kaldoku_tui.session.game import MOVES
 from kaldoku_tui.session.legacy import import_legacy
-from kaldoku_tui.session.store import Store
+from kaldoku_tui.session.store import open_store
 
 from conftest import EXAMPLE_ID, EXAMPLE_SOLUTION
 from strategies import examples
@@ -60,7 +60,7 @@ def test_any_0_1_0_file_is_carried_over_or_set_aside_with_a_notice(tmp_path_fact
     home = tmp_path_factory.mktemp("home")
     (home / name).write_text(content.replace("kaldoku-x", f"kaldoku-{name[:-5]}").replace(
         '"x":', f'"{name[:-5]}":'), encoding="utf-8", errors="surrogatepass")
-    store = Store(home)
+    store = open_store(home)
     notices = import_legacy(store)
     assert all("\n" not in notice for notice in notices)
     assert (home / f"{name}.imported").exists() or (home / f"{name}.unusable").exists()
