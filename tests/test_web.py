@@ -155,14 +155,10 @@ def served(tmp_path):
     assert not [pid for pid in tabs if Path(f"/proc/{pid}").exists()], "a tab's process outlived the server"
 
 
-def kaldoku(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([str(KALDOKU), *args], capture_output=True, text=True, timeout=30)
-
-
-def test_bad_options_and_a_busy_port_are_one_line_errors(tmp_path):
-    if not KALDOKU.exists():
-        pytest.skip("needs the installed kaldoku command")
+def test_bad_options_and_a_busy_port_are_one_line_errors(tmp_path, capsys):
     import socket
+
+    from kaldoku_tui.cli import main
 
     data = tmp_path / "data"
     data.mkdir(mode=0o700)
@@ -170,16 +166,18 @@ def test_bad_options_and_a_busy_port_are_one_line_errors(tmp_path):
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        busy = kaldoku("web", "--port", str(port), "--data-dir", str(data))
-    assert busy.returncode == 2 and busy.stdout == ""
-    assert re.fullmatch(rf"kaldoku: error: cannot listen on 127\.0\.0\.1 port {port}: .+\n", busy.stderr)
-    bad_port = kaldoku("web", "--port", "70000")
-    assert bad_port.returncode == 2 and "port must be 0 to 65535" in bad_port.stderr
+        assert main(["web", "--port", str(port), "--data-dir", str(data)]) == 2
+    busy = capsys.readouterr()
+    assert busy.out == ""
+    assert re.fullmatch(rf"kaldoku: error: cannot listen on 127\.0\.0\.1 port {port}: .+\n", busy.err)
+    assert main(["web", "--port", "70000"]) == 2
+    assert "port must be 0 to 65535" in capsys.readouterr().err
     shared = tmp_path / "shared"
     shared.mkdir()
     shared.chmod(0o777)
-    unsafe = kaldoku("web", "--port", "0", "--data-dir", str(shared))
-    assert unsafe.returncode == 2 and unsafe.stderr.count("\n") == 1 and "Traceback" not in unsafe.stderr
+    assert main(["web", "--port", "0", "--data-dir", str(shared)]) == 2
+    unsafe = capsys.readouterr().err
+    assert unsafe.count("\n") == 1 and "Traceback" not in unsafe
 
 
 def test_listening_beyond_this_machine_warns(tmp_path):
@@ -344,6 +342,64 @@ def test_bad_paths_and_methods_are_refused_without_a_traceback(served):
     assert status == 400
     assert served.request("GET", "/static/fonts/RobotoMono-VariableFont_wght.ttf")[0] == 200
     assert served.tabs() == []
+
+
+def test_what_a_page_should_not_send_is_dropped_and_the_game_goes_on(served):
+    import asyncio
+
+    import aiohttp
+
+    garbage = ["not json", "{}", "[]", "[[[[" * 5000, '["stdin", 5]', '["stdin", "\\ud800"]',
+               '["resize", {"width": 1000000000000, "height": "x"}]', '["resize"]', '["ping", {}]',
+               '["quit"]', json.dumps(["stdin", "\x1b[999999999999;999999999999R"]),
+               # Each of these ended Textual's own input thread: the tab heard no key after.
+               json.dumps(["stdin", "\x1b[99999999999999999999u"]),
+               json.dumps(["stdin", "\x1b[48;0;0;0;0t\x1b[<0;5;5M"])]
+
+    async def play() -> tuple[str, object]:
+        url = f"ws://127.0.0.1:{served.port}/ws/{served.token}?width=abc&height=1e99"
+        async with aiohttp.ClientSession() as session:
+            async with session.ws_connect(url) as socket:
+                shown = b""
+                while b"Notes" not in shown:
+                    shown += (await socket.receive_bytes(timeout=15))
+                for message in garbage:
+                    await socket.send_str(message)
+                await socket.send_bytes(b"\xff\x00")
+                await socket.send_str('["ping", "still there?"]')
+                while (message := await socket.receive(timeout=15)).type == aiohttp.WSMsgType.BINARY:
+                    pass
+                pong = message.data
+                await socket.send_str('["stdin", "q"]')  # quit: the tab's process ends, the socket closes
+                while (message := await socket.receive(timeout=15)).type == aiohttp.WSMsgType.BINARY:
+                    pass
+                return pong, message.type
+
+            async with session.ws_connect(url) as socket:
+                pass
+
+    pong, end = asyncio.run(play())
+    assert json.loads(pong) == ["pong", "still there?"]
+    assert end in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+    wait_for(lambda: served.tabs() == [], "the tab's process to end")
+
+
+def test_a_message_too_large_ends_the_tab(served):
+    import asyncio
+
+    import aiohttp
+
+    async def flood() -> object:
+        url = f"ws://127.0.0.1:{served.port}/ws/{served.token}"
+        async with aiohttp.ClientSession() as session:
+            async with session.ws_connect(url) as socket:
+                await socket.send_str(json.dumps(["stdin", "1" * 100_000]))
+                while (message := await socket.receive(timeout=15)).type == aiohttp.WSMsgType.BINARY:
+                    pass
+                return message.type
+
+    assert asyncio.run(flood()) in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+    wait_for(lambda: served.tabs() == [], "the tab's process to end")
 
 
 def test_play_in_chromium_reload_resumes_and_a_win_shows(served, browser, tmp_path):
