@@ -49,13 +49,17 @@ def sheet(puzzle: Puzzle, title: str) -> Sheet:
     """The sheet of `puzzle` under `title`, with its solution and its level found when
     it does not carry them; a puzzle without exactly one solution says so instead."""
     from kaldoku_tui.engine.codes import share_code
+    from kaldoku_tui.engine.fillings import CageTooLarge
     from kaldoku_tui.engine.solver import solve
     from kaldoku_tui.engine.techniques import grade
 
     found = [puzzle.solution] if puzzle.solution else solve(puzzle, limit=2)
     level = GameKind.of(puzzle).known_level  # a file may claim any text: an escape sequence
     if level is None and len(found) == 1:
-        level = grade(puzzle).level
+        try:
+            level = grade(puzzle).level
+        except CageTooLarge:
+            pass  # a cage too large to reason about: printed without its level
     if found and puzzle.solution is None:
         puzzle = puzzle.with_solution(found[0])
     kind = f"{puzzle.size}×{puzzle.size}" + (f" {level}" if level else "")

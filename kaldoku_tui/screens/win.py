@@ -15,7 +15,7 @@ from kaldoku_tui.engine.codes import share_code
 from kaldoku_tui.engine.daily import daily_of, result_line, utc_day
 from kaldoku_tui.engine.puzzle import PuzzleError
 from kaldoku_tui.session.game import MoveError, Session, clock_text
-from kaldoku_tui.session.store import Store
+from kaldoku_tui.session.store import Store, StoreError
 from kaldoku_tui.terminal import in_ascii
 
 
@@ -110,7 +110,7 @@ class WinScreen(ModalScreen[str | None]):
         try:
             saved = self.app.store.game(self.game_id)
             frames = replay_frames(saved) if saved is not None else None
-        except (MoveError, PuzzleError, ValueError) as error:
+        except (MoveError, PuzzleError, ValueError, StoreError) as error:
             self.notify(f"This game cannot be replayed: {error}", severity="warning")
             return
         if frames is not None:
