@@ -342,7 +342,7 @@ class WebInputDriver(WebDriver):
 
     def run_input_thread(self) -> None:
         # Textual's own loop, with TerminalInput in place of its decoder and parser.
-        terminal = TerminalInput()
+        terminal = TerminalInput(size=lambda: self._size)  # the page's, once it has said
         packets = ByteStream()
         try:
             for data in self._input_reader:

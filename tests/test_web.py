@@ -64,10 +64,10 @@ def seed_game(directory: Path) -> None:
     """A game of the 4×4 example begun in `directory`, for the page to resume."""
     from kaldoku_tui.engine.formats import read_keen
     from kaldoku_tui.engine.kinds import GameKind
-    from kaldoku_tui.session.store import Store
+    from kaldoku_tui.session.store import open_store
 
     puzzle = read_keen(EXAMPLE_ID).with_solution(EXAMPLE_SOLUTION)
-    store = Store(directory)
+    store = open_store(directory)
     store.new_game(puzzle, GameKind.of(puzzle))
     store.close()
 
@@ -101,11 +101,8 @@ class Served:
         return response.status, body
 
     def tabs(self) -> list[int]:
-        """The process ids of the tabs' games (children of the server, through a shell
-        if the shell did not hand over to them)."""
-        found = children(self.process.pid)
-        return [grand for pid in found for grand in (children(pid) or [pid])
-                if "kaldoku_tui" in Path(f"/proc/{grand}/cmdline").read_bytes().decode(errors="replace")]
+        """The process ids of the tabs' games (children of the server)."""
+        return [pid for pid in children(self.process.pid) if "kaldoku_tui" in command_line(pid)]
 
     def stop(self) -> str:
         """Stop the server as Ctrl+C does; what it said on stderr."""
@@ -130,6 +127,14 @@ def children(pid: int) -> list[int]:
             if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
                 found.append(int(entry.name))
     return found
+
+
+def command_line(pid: int) -> str:
+    """The command line of process `pid` ('' once it has gone)."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
+    except OSError:
+        return ""
 
 
 def rss_mb(pid: int) -> float:
