@@ -45,18 +45,20 @@ WEB_DRIVER = "kaldoku_tui.terminal_input:WebInputDriver"
 QUIT_GRACE = 5.0
 """Seconds a tab's game has to quit once its page has gone."""
 MAX_TABS = 16
-"""Tabs served at once; each is a process of some 60 MB."""
+"""Tabs served at once unless told otherwise; each is a process of some 45 MB."""
 MAX_COLUMNS, MAX_ROWS = 500, 200
 """The largest window a browser may ask for: Textual lays out every cell of it."""
 MAX_MESSAGE = 64 * 1024
 """The largest message a tab may send (keys, a paste)."""
 
-REFUSED = """<!DOCTYPE html>
+NOTE = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>kaldoku</title></head>
 <body style="font-family: monospace; background: #0c181f; color: #eee; padding: 2em">
-<p>This kaldoku needs its whole address, token included, as <code>kaldoku web</code>
-printed it when it started.</p></body></html>
+<p>{}</p></body></html>
 """
+REFUSED = NOTE.format("This kaldoku needs its whole address, token included, as "
+                      "<code>kaldoku web</code> printed it when it started.")
+FULL = NOTE.format("{tabs} kaldoku tabs are open already: close one, then reload this page.")
 
 
 @dataclass(frozen=True)
@@ -150,6 +152,10 @@ class WebServer(Server):
         self.tabs: dict[Tab, web.WebSocketResponse] = {}
         """The tabs being served: each one's app process and websocket."""
 
+    def full(self) -> bool:
+        """Whether as many tabs as allowed are open already."""
+        return len(self.tabs) >= self.config.max_tabs
+
     def allowed(self, token: str | None) -> bool:
         return token is not None and secrets.compare_digest(token.encode(), self.config.token.encode())
 
@@ -169,6 +175,9 @@ class WebServer(Server):
         """The page of the game, or the refusal without the token."""
         if not self.allowed(request.query.get("token")):
             return web.Response(status=403, text=REFUSED, content_type="text/html")
+        if self.full():
+            return web.Response(status=503, text=FULL.format(tabs=self.config.max_tabs),
+                                content_type="text/html")
         context = {
             "font_size": bounded(request.query.get("fontsize"), 16, 64),
             "app_websocket_url": f"ws://{request.host}/ws/{self.config.token}",
@@ -190,9 +199,8 @@ class WebServer(Server):
         """One tab: its own app process, for as long as its websocket is open."""
         if not self.allowed(request.match_info["token"]):
             raise web.HTTPForbidden(text="kaldoku: this address needs the token.")
-        if len(self.tabs) >= self.config.max_tabs:
-            raise web.HTTPServiceUnavailable(
-                text=f"kaldoku: {self.config.max_tabs} tabs are open already; close one.")
+        if self.full():
+            raise web.HTTPServiceUnavailable(text=f"kaldoku: {self.config.max_tabs} tabs are open already.")
         websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=MAX_MESSAGE)
         width = bounded(request.query.get("width"), 80, MAX_COLUMNS)
         height = bounded(request.query.get("height"), 24, MAX_ROWS)

@@ -264,9 +264,12 @@ class Page:
 
     def board(self) -> tuple[dict[int, int], dict[int, int]]:
         """Where the board is on the screen: the line of each row's digits and the
-        column of each column's, from the row and column numbers around it."""
+        column of each column's, from the row and column numbers around it (none
+        before the board is drawn)."""
         lines = self.screen()
-        heading = next(i for i, line in enumerate(lines) if re.fullmatch(r"\s*1(\s+\d)+\s*", line))
+        heading = next((i for i, line in enumerate(lines) if re.fullmatch(r"\s*1(\s+\d)+\s*", line)), None)
+        if heading is None:
+            return {}, {}  # not drawn yet
         columns = {int(m.group()): m.start() for m in re.finditer(r"\d", lines[heading])}
         rows = {int(m.group(1)): i for i, line in enumerate(lines)
                 if (m := re.match(r"\s*(\d) [┃|]", line))}
@@ -387,6 +390,33 @@ def test_what_a_page_should_not_send_is_dropped_and_the_game_goes_on(served):
     assert json.loads(pong) == ["pong", "still there?"]
     assert end in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
     wait_for(lambda: served.tabs() == [], "the tab's process to end")
+
+
+def test_tabs_beyond_the_limit_are_refused(tmp_path):
+    import asyncio
+
+    import aiohttp
+
+    data = tmp_path / "data"
+    data.mkdir(mode=0o700)
+    server = Served(data, "--tabs", "1")
+
+    async def two_tabs() -> int:
+        url = f"ws://127.0.0.1:{server.port}/ws/{server.token}"
+        async with aiohttp.ClientSession() as session:
+            async with session.ws_connect(url) as socket:
+                await socket.receive_bytes(timeout=15)  # the first tab's game is there
+                assert server.request("GET", f"/?token={server.token}")[0] == 503
+                with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                    await session.ws_connect(url)
+                return refused.value.status
+
+    try:
+        assert asyncio.run(two_tabs()) == 503
+        wait_for(lambda: server.tabs() == [], "the tab's process to end")
+        assert server.request("GET", f"/?token={server.token}")[0] == 200
+    finally:
+        assert "Traceback" not in server.stop()
 
 
 def test_a_message_too_large_ends_the_tab(served):
