@@ -145,19 +145,31 @@ def rss_mb(pid: int) -> float:
     raise AssertionError(f"no VmRSS for {pid}")
 
 
-@pytest.fixture
-def served(tmp_path):
+def serving(directory: Path):
+    """`kaldoku web` on the game begun in `directory`; on the way out, no traceback
+    and no tab's process left behind."""
     if not KALDOKU.exists():
         pytest.skip("needs the installed kaldoku command")
-    data = tmp_path / "data"
-    data.mkdir(mode=0o700)
-    seed_game(data)
-    server = Served(data)
+    directory.mkdir(mode=0o700)
+    seed_game(directory)
+    server = Served(directory)
     yield server
     tabs = server.tabs()
     errors = server.stop()
     assert "Traceback" not in errors, errors
     assert not [pid for pid in tabs if Path(f"/proc/{pid}").exists()], "a tab's process outlived the server"
+
+
+@pytest.fixture
+def served(tmp_path):
+    """A server of its own, for a test that plays."""
+    yield from serving(tmp_path / "data")
+
+
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory):
+    """One server for the tests that only knock at its door."""
+    yield from serving(tmp_path_factory.mktemp("shared") / "data")
 
 
 def test_bad_options_and_a_busy_port_are_one_line_errors(tmp_path, capsys):
@@ -322,37 +334,37 @@ def play(page: Page, cells: list[tuple[int, int]]) -> None:
         page.keys("kkkkhhhh" + "j" * r + "l" * c + str(EXAMPLE_SOLUTION[r][c]))
 
 
-def test_without_the_token_the_page_says_so_and_nothing_starts(served):
-    for path in ("/", "/?token=", "/?token=wrong", f"/?token={served.token}x"):
-        status, body = served.request("GET", path)
+def test_without_the_token_the_page_says_so_and_nothing_starts(shared):
+    for path in ("/", "/?token=", "/?token=wrong", f"/?token={shared.token}x"):
+        status, body = shared.request("GET", path)
         assert status == 403 and "token" in body, (path, status, body)
     upgrade = {"Connection": "Upgrade", "Upgrade": "websocket", "Sec-WebSocket-Version": "13",
                "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="}
-    status, _ = served.request("GET", "/ws/wrong", upgrade)
+    status, _ = shared.request("GET", "/ws/wrong", upgrade)
     assert status == 403
-    assert served.tabs() == []
-    assert served.request("GET", f"/?token={served.token}")[0] == 200
+    assert shared.tabs() == []
+    assert shared.request("GET", f"/?token={shared.token}")[0] == 200
 
 
-def test_bad_paths_and_methods_are_refused_without_a_traceback(served):
+def test_bad_paths_and_methods_are_refused_without_a_traceback(shared):
     refused = [
         ("GET", "/nothing-here", 404), ("GET", "/static/../../../etc/passwd", 404),
         ("GET", "/static/%2e%2e/%2e%2e/%2e%2e/etc/passwd", 404), ("GET", "/static/", 403),
         ("GET", "/download/not-a-key", 404), ("GET", "/ws", 404),
-        ("POST", f"/?token={served.token}", 405), ("DELETE", "/static/js/textual.js", 405),
+        ("POST", f"/?token={shared.token}", 405), ("DELETE", "/static/js/textual.js", 405),
         ("PUT", "/ws/x", 405), ("BREW", "/", 400),
     ]
     for method, path, expected in refused:
-        status, body = served.request(method, path)
+        status, body = shared.request(method, path)
         assert status == expected, (method, path, status, body)
         assert "Traceback" not in body
-    status, _ = served.request("GET", f"/ws/{served.token}")  # not an upgrade
+    status, _ = shared.request("GET", f"/ws/{shared.token}")  # not an upgrade
     assert status == 400
-    assert served.request("GET", "/static/fonts/RobotoMono-VariableFont_wght.ttf")[0] == 200
-    assert served.tabs() == []
+    assert shared.request("GET", "/static/fonts/RobotoMono-VariableFont_wght.ttf")[0] == 200
+    assert shared.tabs() == []
 
 
-def test_what_a_page_should_not_send_is_dropped_and_the_game_goes_on(served):
+def test_what_a_page_should_not_send_is_dropped_and_the_game_goes_on(shared):
     import asyncio
 
     import aiohttp
@@ -365,7 +377,7 @@ def test_what_a_page_should_not_send_is_dropped_and_the_game_goes_on(served):
                json.dumps(["stdin", "\x1b[48;0;0;0;0t\x1b[<0;5;5M"])]
 
     async def play() -> tuple[str, object]:
-        url = f"ws://127.0.0.1:{served.port}/ws/{served.token}?width=abc&height=1e99"
+        url = f"ws://127.0.0.1:{shared.port}/ws/{shared.token}?width=abc&height=1e99"
         async with aiohttp.ClientSession() as session:
             async with session.ws_connect(url) as socket:
                 shown = b""
@@ -389,7 +401,7 @@ def test_what_a_page_should_not_send_is_dropped_and_the_game_goes_on(served):
     pong, end = asyncio.run(play())
     assert json.loads(pong) == ["pong", "still there?"]
     assert end in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
-    wait_for(lambda: served.tabs() == [], "the tab's process to end")
+    wait_for(lambda: shared.tabs() == [], "the tab's process to end")
 
 
 def test_tabs_beyond_the_limit_are_refused(tmp_path):
@@ -419,13 +431,13 @@ def test_tabs_beyond_the_limit_are_refused(tmp_path):
         assert "Traceback" not in server.stop()
 
 
-def test_a_message_too_large_ends_the_tab(served):
+def test_a_message_too_large_ends_the_tab(shared):
     import asyncio
 
     import aiohttp
 
     async def flood() -> object:
-        url = f"ws://127.0.0.1:{served.port}/ws/{served.token}"
+        url = f"ws://127.0.0.1:{shared.port}/ws/{shared.token}"
         async with aiohttp.ClientSession() as session:
             async with session.ws_connect(url) as socket:
                 await socket.send_str(json.dumps(["stdin", "1" * 100_000]))
@@ -434,7 +446,7 @@ def test_a_message_too_large_ends_the_tab(served):
                 return message.type
 
     assert asyncio.run(flood()) in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
-    wait_for(lambda: served.tabs() == [], "the tab's process to end")
+    wait_for(lambda: shared.tabs() == [], "the tab's process to end")
 
 
 def test_play_in_chromium_reload_resumes_and_a_win_shows(served, browser, tmp_path):
