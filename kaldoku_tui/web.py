@@ -157,6 +157,7 @@ class WebServer(Server):
         return len(self.tabs) >= self.config.max_tabs
 
     def allowed(self, token: str | None) -> bool:
+        """Whether `token` is this server's (compared in constant time)."""
         return token is not None and secrets.compare_digest(token.encode(), self.config.token.encode())
 
     async def _make_app(self) -> web.Application:
@@ -205,9 +206,8 @@ class WebServer(Server):
         width = bounded(request.query.get("width"), 80, MAX_COLUMNS)
         height = bounded(request.query.get("height"), 24, MAX_ROWS)
         await websocket.prepare(request)
-        tab = Tab(self.command, write_bytes=websocket.send_bytes,
-                         write_str=websocket.send_str, close=websocket.close,
-                         download_manager=self.download_manager)
+        tab = Tab(self.command, write_bytes=websocket.send_bytes, write_str=websocket.send_str,
+                  close=websocket.close, download_manager=self.download_manager)
         self.tabs[tab] = websocket
         try:
             await tab.start(width, height)
