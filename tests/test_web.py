@@ -49,7 +49,7 @@ window.WebSocket.prototype = Native.prototype;
 terminal size the page tells the server."""
 
 
-def wait_for(check, what: str, timeout: float = 15.0):
+def wait_for(check, what: str, timeout: float = 30.0):
     """`check()`'s first true value, polled until `timeout`."""
     deadline = time.monotonic() + timeout
     while not (found := check()):
@@ -264,7 +264,7 @@ class Page:
     def text(self) -> str:
         return "\n".join(self.screen())
 
-    def shows(self, text: str, timeout: float = 15.0) -> str:
+    def shows(self, text: str, timeout: float = 30.0) -> str:
         try:
             return wait_for(lambda: text in self.text() and self.text(), repr(text), timeout)
         except AssertionError as error:
@@ -381,16 +381,16 @@ def test_what_a_page_should_not_send_is_dropped_and_the_game_goes_on(shared):
             async with session.ws_connect(url) as socket:
                 shown = b""
                 while b"Notes" not in shown:
-                    shown += (await socket.receive_bytes(timeout=15))
+                    shown += (await socket.receive_bytes(timeout=30))
                 for message in garbage:
                     await socket.send_str(message)
                 await socket.send_bytes(b"\xff\x00")
                 await socket.send_str('["ping", "still there?"]')
-                while (message := await socket.receive(timeout=15)).type == aiohttp.WSMsgType.BINARY:
+                while (message := await socket.receive(timeout=30)).type == aiohttp.WSMsgType.BINARY:
                     pass
                 pong = message.data
                 await socket.send_str('["stdin", "q"]')  # quit: the tab's process ends, the socket closes
-                while (message := await socket.receive(timeout=15)).type == aiohttp.WSMsgType.BINARY:
+                while (message := await socket.receive(timeout=30)).type == aiohttp.WSMsgType.BINARY:
                     pass
                 return pong, message.type
 
@@ -416,7 +416,7 @@ def test_tabs_beyond_the_limit_are_refused(tmp_path):
         url = f"ws://127.0.0.1:{server.port}/ws/{server.token}"
         async with aiohttp.ClientSession() as session:
             async with session.ws_connect(url) as socket:
-                await socket.receive_bytes(timeout=15)  # the first tab's game is there
+                await socket.receive_bytes(timeout=30)  # the first tab's game is there
                 assert server.request("GET", f"/?token={server.token}")[0] == 503
                 with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
                     await session.ws_connect(url)
@@ -440,7 +440,7 @@ def test_a_message_too_large_ends_the_tab(shared):
         async with aiohttp.ClientSession() as session:
             async with session.ws_connect(url) as socket:
                 await socket.send_str(json.dumps(["stdin", "1" * 100_000]))
-                while (message := await socket.receive(timeout=15)).type == aiohttp.WSMsgType.BINARY:
+                while (message := await socket.receive(timeout=30)).type == aiohttp.WSMsgType.BINARY:
                     pass
                 return message.type
 
