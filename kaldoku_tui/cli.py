@@ -212,8 +212,8 @@ def command_parser() -> argparse.ArgumentParser:
     served = sub.add_parser("web", help="serve the game to a browser tab (each tab its own game process)")
     served.add_argument("--host", default="127.0.0.1",
                         help="address to listen on (default 127.0.0.1: this machine only)")
-    served.add_argument("--port", type=_port, default=8000, help="port to listen on (0: any free one)")
-    served.add_argument("--tabs", type=_tabs, default=16,
+    served.add_argument("--port", type=_port, default=8000, help="port to listen on (default 8000; 0: any free one)")
+    served.add_argument("--tabs", type=_tabs, default=16, metavar="N",
                         help="how many tabs at once at most, each its own process (default 16)")
     served.add_argument("--data-dir", metavar="DIR", help="where the games are kept")
     _add_store_options(served)
