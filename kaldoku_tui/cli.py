@@ -82,6 +82,13 @@ def _port(text: str) -> int:
     return port
 
 
+def _tabs(text: str) -> int:
+    tabs = _whole_number(text, "tabs")
+    if tabs < 1:
+        raise argparse.ArgumentTypeError(f"tabs must be at least 1, not {tabs}")
+    return tabs
+
+
 def _game_id(text: str) -> int:
     if not re.fullmatch(r"\d{1,18}", text) or int(text) < 1:
         raise argparse.ArgumentTypeError(f"a game ID is a whole number from 1 (kaldoku history lists them), "
@@ -205,7 +212,9 @@ def command_parser() -> argparse.ArgumentParser:
     served = sub.add_parser("web", help="serve the game to a browser tab (each tab its own game process)")
     served.add_argument("--host", default="127.0.0.1",
                         help="address to listen on (default 127.0.0.1: this machine only)")
-    served.add_argument("--port", type=_port, default=8000, help="port to listen on (0: any free one)")
+    served.add_argument("--port", type=_port, default=8000, help="port to listen on (default 8000; 0: any free one)")
+    served.add_argument("--tabs", type=_tabs, default=16, metavar="N",
+                        help="how many tabs at once at most, each its own process (default 16)")
     served.add_argument("--data-dir", metavar="DIR", help="where the games are kept")
     _add_store_options(served)
     return parser
@@ -527,7 +536,7 @@ def cmd_web(args: argparse.Namespace) -> int:
     if args.player:
         game_args += ("--player", args.player)
     try:
-        serve(WebConfig(host=args.host, port=args.port, game_args=game_args))
+        serve(WebConfig(host=args.host, port=args.port, game_args=game_args, max_tabs=args.tabs))
     except OSError as exc:
         raise UsageError(f"cannot listen on {args.host} port {args.port}: {exc.strerror or exc}") from None
     return EXIT_OK
