@@ -227,6 +227,14 @@ class Connection(asyncssh.SSHServer):
         self.player = self.arcade.player(key)
         self.ending = "left before a session"
 
+    def connection_requested(self, dest_host: str, dest_port: int, orig_host: str, orig_port: int) -> bool:
+        raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED,
+                                        "kaldoku forwards no connections")
+
+    def unix_connection_requested(self, dest_path: str) -> bool:
+        raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED,
+                                        "kaldoku forwards no connections")
+
     def session_requested(self) -> GameSession | bool:
         if self.session is not None or self.player is None:
             return False  # one game per connection
