@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import re
 import shutil
 import statistics
@@ -69,7 +70,7 @@ def kib(pid: int, name: str, file: str = "status") -> int:
         text = Path(f"/proc/{pid}/{file}").read_text()
     except OSError:
         return 0
-    found = re.search(rf"^{name}:\s+(\d+)", text, re.M)
+    found = re.search(rf"^{name}:\s+(\d+)", text, re.MULTILINE)
     return int(found.group(1)) if found else 0
 
 
@@ -127,44 +128,53 @@ def kept_digit(data: Path, fingerprint: str) -> tuple[int, int] | None:
     return None
 
 
-async def run(sessions: int, seconds: float, interval: float, data: Path) -> dict:
+def measure(sessions: int, seconds: float, interval: float, data: Path) -> dict:
+    """Run the server and the players; the figures of the table."""
     port = free_port()
-    log = open(data.parent / "serve.log", "w")  # noqa: SIM115 - open for the server's whole life
-    server = subprocess.Popen(
-        [sys.executable, "-m", "kaldoku_tui", "serve", "--port", str(port), "--data-dir", str(data),
-         "--size", "4", "--max-sessions", str(sessions + 10), "--per-address", "5"],
-        stdout=subprocess.PIPE, stderr=log, text=True)
-    try:
-        server.stdout.readline()
-        players = [Player(i) for i in range(sessions)]
-        started = [asyncio.Event() for _ in players]
-        go, stop = asyncio.Event(), asyncio.Event()
-        tasks = []
-        for player, event in zip(players, started, strict=True):
-            tasks.append(asyncio.create_task(play(player, port, event, go, stop, interval)))
-            await asyncio.sleep(0.05)  # a crowd arriving, not one instant
-        await asyncio.wait_for(asyncio.gather(*(e.wait() for e in started)), START_TIMEOUT)
-        server_rss = kib(server.pid, "VmRSS")
-        games = game_pids(server.pid)
-        cpu_before = cpu_seconds(server.pid), sum(cpu_seconds(pid) for pid in games)
-        go.set()
-        began = time.monotonic()
-        await asyncio.sleep(seconds)
-        elapsed = time.monotonic() - began
-        cpu_after = cpu_seconds(server.pid), sum(cpu_seconds(pid) for pid in games if Path(f"/proc/{pid}").exists())
-        pss = [kib(pid, "Pss", "smaps_rollup") for pid in games]
-        server_growth = kib(server.pid, "VmRSS") - server_rss
-        stop.set()
-        await asyncio.gather(*tasks)
-    finally:
-        server.terminate()
-        server.wait(30)
-        log.close()
+    with open(data.parent / "serve.log", "w") as log:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "kaldoku_tui", "serve", "--port", str(port), "--data-dir", str(data),
+             "--size", "4", "--max-sessions", str(sessions + 10), "--per-address", "5"],
+            stdout=subprocess.PIPE, stderr=log, text=True)
+        try:
+            server.stdout.readline()
+            idle_rss = kib(server.pid, "VmRSS")
+            result = asyncio.run(run(sessions, seconds, interval, port, server.pid))
+        finally:
+            server.terminate()
+            server.wait(30)
+    result["server"] = (result.pop("server_rss") - idle_rss) / 1024 / sessions
+    players = result.pop("players")
     lost = 0
     for player in players:
         kept = kept_digit(data, player.fingerprint)
         if kept is None or kept[0] != player.typed[-1] or kept[1] < len(player.typed):
             lost += 1
+    result["lost"] = lost
+    return result
+
+
+async def run(sessions: int, seconds: float, interval: float, port: int, server: int) -> dict:
+    """The players, connected one after another, then typing together for `seconds`."""
+    players = [Player(i) for i in range(sessions)]
+    started = [asyncio.Event() for _ in players]
+    go, stop = asyncio.Event(), asyncio.Event()
+    tasks = []
+    for player, event in zip(players, started, strict=True):
+        tasks.append(asyncio.create_task(play(player, port, event, go, stop, interval)))
+        await asyncio.sleep(0.05)  # a crowd arriving, not one instant
+    await asyncio.wait_for(asyncio.gather(*(e.wait() for e in started)), START_TIMEOUT)
+    games = game_pids(server)
+    cpu_before = cpu_seconds(server), sum(cpu_seconds(pid) for pid in games)
+    go.set()
+    began = time.monotonic()
+    await asyncio.sleep(seconds)
+    elapsed = time.monotonic() - began
+    cpu_after = cpu_seconds(server), sum(cpu_seconds(pid) for pid in games if Path(f"/proc/{pid}").exists())
+    pss = [kib(pid, "Pss", "smaps_rollup") for pid in games]
+    server_rss = kib(server, "VmRSS")
+    stop.set()
+    await asyncio.gather(*tasks)
     latencies = sorted(t for p in players for t in p.latencies)
     return {
         "sessions": sessions, "keys": sum(len(p.typed) for p in players),
@@ -173,10 +183,9 @@ async def run(sessions: int, seconds: float, interval: float, data: Path) -> dic
         "max": latencies[-1] * 1000 if latencies else float("nan"),
         "missed": sum(p.missed for p in players),
         "pss": statistics.mean(pss) / 1024 if pss else float("nan"),
-        "server": server_growth / 1024 / sessions,
+        "server_rss": server_rss, "players": players,
         "server_cpu": (cpu_after[0] - cpu_before[0]) / elapsed * 100,
         "games_cpu": (cpu_after[1] - cpu_before[1]) / elapsed * 100,
-        "lost": lost,
     }
 
 
@@ -189,11 +198,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     directory = Path(tempfile.mkdtemp(prefix="kaldoku-serve-bench-"))
     try:
         data = directory / "data"
-        result = asyncio.run(run(args.sessions, args.seconds, args.interval, data))
+        result = measure(args.sessions, args.seconds, args.interval, data)
     finally:
         shutil.rmtree(directory, ignore_errors=True)
     print(f"kaldoku serve, {args.sessions} players typing a digit every {args.interval} s for "
-          f"{args.seconds:.0f} s (asyncssh clients on loopback, 4×4 games)")
+          f"{args.seconds:.0f} s (asyncssh clients on loopback, 4×4 games); load average "
+          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     header = ("sessions", "keys", "echo median", "echo p95", "echo max", "no echo", "PSS/game",
               "server/session", "server CPU", "games CPU", "players with moves lost")
     row = (f"{result['sessions']}", f"{result['keys']}", f"{result['median']:.0f} ms", f"{result['p95']:.0f} ms",
