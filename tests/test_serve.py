@@ -341,10 +341,13 @@ async def _resize_storm(port: int, key: Path) -> None:
         await asyncio.wait_for(process.wait(), 20)
 
 
-def test_idle_sessions_end_and_a_key_has_its_cap(tmp_path, keys, terminals):
-    server = Server(tmp_path / "data", None, "--idle-timeout", "3", "--per-key", "1")
+def test_idle_sessions_end_a_key_has_its_cap_and_guests_can_be_refused(tmp_path, keys, terminals):
+    server = Server(tmp_path / "data", None, "--idle-timeout", "3", "--per-key", "1", "--no-guests")
     server.start()
     try:
+        guest = subprocess.run(ssh(server, None, "127.0.0.13", tty=False), capture_output=True, text=True,
+                               timeout=20, stdin=subprocess.DEVNULL, check=False)
+        assert guest.returncode == 255 and "Permission denied (publickey)" in guest.stderr
         first = terminals(ssh(server, keys["a"], "127.0.0.13"))
         first.wait_for_text("4×4")
         second = subprocess.run(ssh(server, keys["a"], "127.0.0.13", tty=False), capture_output=True,

@@ -20,6 +20,7 @@ import stat
 import tempfile
 import time
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -272,7 +273,7 @@ class GameSession(asyncssh.SSHServerSession):
         self.chan = chan
 
     def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int],
-                      term_modes: dict) -> bool:
+                      term_modes: Mapping[int, int]) -> bool:
         self.term, self.size = term_type, (term_size[0], term_size[1])
         return True
 
@@ -297,14 +298,21 @@ class GameSession(asyncssh.SSHServerSession):
 
     async def start(self) -> None:
         arcade, player = self.connection.arcade, self.connection.player
+        assert player is not None  # sessions are given only after sign-in
         args = await asyncio.to_thread(arcade.game_arguments, player)
         if self.chan.is_closing():
             return
         env = game_environment(self.term or "", self.chan.get_environment().get("LANG"))
         if arcade.config.store:
             env["KALDOKU_STORE"] = arcade.config.store  # not on the command line, where ps shows it
-        self.game = GameProcess(args, env, self.size, arcade.config.jail, output=self.send,
-                                ended=self.ended, input_blocked=self.input_blocked)
+        try:
+            self.game = GameProcess(args, env, self.size, arcade.config.jail, output=self.send,
+                                    ended=self.ended, input_blocked=self.input_blocked)
+        except OSError as error:  # out of ptys, processes or memory
+            self.connection.ending = f"no game: {error.strerror or error}"
+            self.chan.write_stderr(b"kaldoku: the server cannot start a game now; try again later\r\n")
+            self.chan.exit(1)
+            return
         self.connection.ending = "client left"
         self.last_input = self.connection.loop.time()
         self.connection.loop.call_later(arcade.config.idle_timeout, self.connection.idle_check)
