@@ -401,9 +401,14 @@ async def serve(config: ServeConfig, ready: asyncio.Event | None = None) -> None
         ready.set()
     await stop.wait()
     listener.close()
+    games = []
     for connection in list(arcade.connections):
         connection.ending = "server stopped"
         if connection.session is not None and connection.session.game is not None:
+            games.append(connection.session.game)
             connection.session.game.hang_up()
+    if games:  # each saves and leaves on SIGHUP; killed after 5 s otherwise
+        await asyncio.wait([asyncio.create_task(game.exited.wait()) for game in games], timeout=6)
+    for connection in list(arcade.connections):
         connection.conn.close()
     await listener.wait_closed()
