@@ -115,17 +115,15 @@ async def play(player: Player, port: int, started: asyncio.Event, go: asyncio.Ev
 def kept_digit(data: Path, fingerprint: str) -> tuple[int, int] | None:
     """The digit in the first cell of the player's saved game and the number of its moves."""
     from kaldoku_tui.session import Session
-    from kaldoku_tui.session.store import Store
+    from kaldoku_tui.session.store import open_store
 
-    home = data / "players" / fingerprint.replace("/", "_").replace(":", "-")
-    store = Store(home)
-    try:
-        for saved in store.open_games():
-            session = Session.resume(saved.puzzle, saved.moves, saved.kind, now=lambda: 0.0)
-            return session.board.view().grid[0][0], len(saved.moves)
-    finally:
-        store.close()
-    return None
+    with open_store(data, f"key:{fingerprint}") as store:
+        games = store.open_games()
+        saved = store.game(games[0].id) if games else None
+    if saved is None:
+        return None
+    session = Session.resume(saved.puzzle, saved.moves, saved.kind, now=lambda: 0.0)
+    return session.board.view().grid[0][0], len(saved.moves)
 
 
 def measure(sessions: int, seconds: float, interval: float, data: Path) -> dict:

@@ -106,18 +106,17 @@ def ssh(server: Server, key: Path | None, source: str, *options: str, tty: bool 
             "-o", "LogLevel=ERROR", *auth, "player@127.0.0.1", *([command] if command else [])]
 
 
-def player_dir(server: Server, fingerprint: str) -> Path:
-    """Where the server keeps the games of the key with `fingerprint`."""
-    return server.data / "players" / fingerprint.replace("/", "_").replace(":", "-")
+def saved_puzzle_and_board(server: Server, fingerprint: str):
+    """The puzzle and digits of the game in progress of the key with `fingerprint`, or None."""
+    from kaldoku_tui.session import Session
+    from kaldoku_tui.session.store import open_store
 
-
-def saved_puzzle_and_board(home: Path):
-    """The puzzle and digits of the game in progress in `home`, or None."""
-    from conftest import saved_session
-
-    session = saved_session(home) if (home / "kaldoku.db").exists() else None
-    if session is None:
+    with open_store(server.data, f"key:{fingerprint}") as store:
+        games = store.open_games()
+        saved = store.game(games[0].id) if games else None
+    if saved is None:
         return None
+    session = Session.resume(saved.puzzle, saved.moves, saved.kind, elapsed=saved.elapsed, now=lambda: 0.0)
     return session.puzzle, [list(row) for row in session.board.view().grid]
 
 
@@ -136,8 +135,7 @@ def test_host_key_is_private_and_its_fingerprint_printed(server):
 def test_a_player_wins_a_4x4_and_is_logged_by_fingerprint(server, keys, terminals):
     terminal = terminals(ssh(server, keys["a"], "127.0.0.2"))
     terminal.wait_for_text("4×4")
-    home = player_dir(server, keys["a.fp"])
-    puzzle, _ = wait_for(lambda: saved_puzzle_and_board(home))
+    puzzle, _ = wait_for(lambda: saved_puzzle_and_board(server, keys["a.fp"]))
     for r, row in enumerate(puzzle.solution):
         for c, digit in enumerate(row):
             terminal.press(str(digit), *(["l"] if c < 3 else []))
@@ -218,12 +216,11 @@ def test_two_keys_never_see_each_others_games(server, keys, terminals):
     a = terminals(ssh(server, keys["a"], "127.0.0.6"))
     a.wait_for_text("4×4")
     a.press("right", "3")
-    home_a, home_b = player_dir(server, keys["a.fp"]), player_dir(server, keys["b.fp"])
-    assert wait_for(lambda: (saved := saved_puzzle_and_board(home_a)) and saved[1][0][1] == 3)
+    assert wait_for(lambda: (saved := saved_puzzle_and_board(server, keys["a.fp"])) and saved[1][0][1] == 3)
     b = terminals(ssh(server, keys["b"], "127.0.0.6"))
     b.wait_for_text("4×4")
-    board_b = wait_for(lambda: saved_puzzle_and_board(home_b))
-    assert board_b[1][0][1] == 0 and saved_puzzle_and_board(home_a)[1][0][1] == 3
+    board_b = wait_for(lambda: saved_puzzle_and_board(server, keys["b.fp"]))
+    assert board_b[1][0][1] == 0 and saved_puzzle_and_board(server, keys["a.fp"])[1][0][1] == 3
     a.press("q")
     b.press("q")
 
@@ -277,7 +274,7 @@ def test_hostile_clients_while_another_player_plays(server, keys, terminals):
                 pass
 
     # Endless input without reading any output: what the server holds for it is bounded
-    # (its output waits in the game's pty, its input is stopped by SSH flow control).
+    # (its output waits in the game's pty; its input past 64 KiB unread is dropped).
     reader_never = subprocess.Popen(ssh(server, keys["a"], "127.0.0.10"), stdin=subprocess.PIPE,
                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     _flood_input(reader_never.stdin, seconds=3)
@@ -305,6 +302,7 @@ def test_hostile_clients_while_another_player_plays(server, keys, terminals):
     reader_never.kill()
     player.press("q")
     assert log_line(server, "127.0.0.9", "left before signing in")
+    assert log_line(server, "127.0.0.10", "bytes of input dropped (the game was not reading)")
 
 
 def _flood_input(pipe, seconds: float) -> None:

@@ -26,6 +26,10 @@ MAX_COLUMNS, MAX_ROWS = 1000, 500
 LOCALE = re.compile(r"[A-Za-z]{1,8}(_[A-Za-z]{1,8})?(\.[A-Za-z0-9-]{1,16})?(@[A-Za-z0-9]{1,16})?")
 TERM_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,63}")
 READ_CHUNK = 16384
+INPUT_LIMIT = 65536
+"""Bytes of input kept for a game that is not reading. Not SSH flow control: asyncssh
+grants a whole new window each time reading resumes, whatever it holds already, so a
+client that never stops typing would grow its buffer without end."""
 RESIZE_DELAY = 0.05
 """Seconds window changes are gathered for before the last one is applied."""
 
@@ -73,14 +77,12 @@ class GameProcess:
     `output(data)` gets what the game writes; `ended(status)` is called once when it is gone.
     Output is read only while `reading` is on: the caller turns it off when its client
     does not keep up, and the game then waits on its own terminal (its memory, not ours).
-    Input that the pty cannot take at once waits in `pending`; `input_blocked(bool)` tells
-    the caller to stop and start sending more."""
+    Input that the pty cannot take at once waits in `pending` (see INPUT_LIMIT)."""
 
     def __init__(self, args: list[str], env: dict[str, str], size: tuple[int, int], jail: Jail,
-                 output: Callable[[bytes], None], ended: Callable[[int], None],
-                 input_blocked: Callable[[bool], None]) -> None:
+                 output: Callable[[bytes], None], ended: Callable[[int], None]) -> None:
         self.loop = asyncio.get_running_loop()
-        self.output, self.ended, self.input_blocked = output, ended, input_blocked
+        self.output, self.ended = output, ended
         self.master, slave = pty.openpty()
         self.set_size(*size)
         os.set_blocking(self.master, False)
@@ -95,6 +97,8 @@ class GameProcess:
             os.close(slave)
         self.pending = b""
         self.blocked = False
+        self.dropped = 0
+        """Bytes of input dropped past INPUT_LIMIT."""
         self.reading = False
         self.gone = False
         self.resize_to: tuple[int, int] | None = None
@@ -140,9 +144,15 @@ class GameProcess:
             self._finish()
 
     def write(self, data: bytes) -> None:
-        """Type `data` into the game, in order; what the pty cannot take now waits."""
+        """Type `data` into the game, in order. What the pty cannot take now waits, up to
+        INPUT_LIMIT bytes; past that, input is dropped (counted in `dropped`): only a client
+        typing far ahead of a game that does not read gets there."""
         if self.gone:
             return
+        room = INPUT_LIMIT - len(self.pending)
+        if len(data) > room:
+            self.dropped += len(data) - room
+            data = data[:room]
         self.pending += data
         if not self.blocked:
             self._flush()
@@ -162,7 +172,6 @@ class GameProcess:
                 self.loop.add_writer(self.master, self._flush)
             else:
                 self.loop.remove_writer(self.master)
-            self.input_blocked(blocked)
 
     def hang_up(self) -> None:
         """End the game as a closed terminal does (it saves and leaves), killed if it lingers."""

@@ -81,11 +81,11 @@ def host_key(directory: Path) -> asyncssh.SSHKey:
 
 @dataclass(frozen=True)
 class Player:
-    """Who is playing a session: `id` as the store knows them, and where their games are."""
+    """Who is playing a session: `id` as the store knows them (key:SHA256:… or guest:UUID),
+    and for a guest the scratch directory of their store."""
 
     id: str
-    location: Path
-    guest: bool
+    scratch: Path | None = None
 
 
 class Arcade:
@@ -98,32 +98,32 @@ class Arcade:
         self.guests = config.data_dir / "guests"
 
     def player(self, key: str | None) -> Player:
-        """The player of a key's fingerprint `key`, or a new guest (None)."""
-        if key is None:
-            name = str(uuid.uuid4())
-            return Player(f"guest:{name}", Path(tempfile.mkdtemp(prefix=f"{name}-", dir=self.guests)), True)
-        folder = self.config.data_dir / "players" / key.replace("/", "_").replace(":", "-")
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        return Player(f"key:{key}", folder, False)
+        """The player of a key's fingerprint `key`, or a new guest (None) with a store of
+        their own, gone when they leave."""
+        if key is not None:
+            return Player(f"key:{key}")
+        name = str(uuid.uuid4())
+        return Player(f"guest:{name}", Path(tempfile.mkdtemp(prefix=f"{name}-", dir=self.guests)))
+
+    def location(self, player: Player) -> str | Path:
+        """Where `player`'s games are: a guest's scratch store, else the server's store."""
+        return player.scratch or self.config.store or self.config.data_dir
 
     def game_arguments(self, player: Player) -> list[str]:
         """`kaldoku`'s arguments for `player`'s session: their game in progress, else a new
-        one of the server's kind."""
-        resume = not player.guest and has_game_in_progress(player.location)
-        return [*(() if resume else self.config.new_game), "--data-dir", str(player.location)]
+        one of the server's kind. The store's URL goes in the environment (game_environment),
+        where ps does not show it."""
+        where = [] if isinstance(self.location(player), str) else ["--data-dir", str(self.location(player))]
+        resume = player.scratch is None and has_game_in_progress(self.location(player), player.id)
+        return [*(() if resume else self.config.new_game), "--player", player.id, *where]
 
 
-def has_game_in_progress(location: Path) -> bool:
-    """Whether the store at `location` holds a game to resume."""
-    from kaldoku_tui.session.store import Store
+def has_game_in_progress(location: str | Path, player: str) -> bool:
+    """Whether `player` has a game to resume in the store at `location`."""
+    from kaldoku_tui.session.store import open_store
 
-    if not (location / "kaldoku.db").exists():
-        return False
-    store = Store(location)
-    try:
-        return any(True for _ in store.open_games())
-    finally:
-        store.close()
+    with open_store(location, player) as store:
+        return bool(store.open_games())
 
 
 def fingerprint(key_blob: bytes) -> str:
@@ -177,19 +177,22 @@ class Connection(asyncssh.SSHServer):
         if self.admitted:
             self.arcade.gate.leave(self.address, self.counted_key)
             self.arcade.connections.discard(self)
-        if self.player is not None and self.player.guest:
-            self.loop.create_task(self._forget_guest(self.player))
+        if self.player is not None and self.player.scratch is not None:
+            self.loop.create_task(self._forget_guest(self.player.scratch))
+        dropped = self.session.game.dropped if self.session and self.session.game else 0
+        if dropped:
+            self.ending += f"; {dropped} bytes of input dropped (the game was not reading)"
         seconds = time.monotonic() - self.began
         who = self.player.id if self.player else "-"
         stamp = datetime.now(UTC).isoformat(timespec="seconds")
         log.info("%s %s %s %.0fs %s", stamp, self.address, who, seconds, self.ending)
 
-    async def _forget_guest(self, player: Player) -> None:
+    async def _forget_guest(self, scratch: Path) -> None:
         """Delete a guest's store once their game has let go of it."""
         game = self.session.game if self.session else None
         if game is not None:
             await game.exited.wait()
-        shutil.rmtree(player.location, ignore_errors=True)
+        shutil.rmtree(scratch, ignore_errors=True)
 
     def begin_auth(self, username: str) -> bool:
         return True  # even guests go through keyboard-interactive, so keys are tried first
@@ -221,7 +224,7 @@ class Connection(asyncssh.SSHServer):
             refusal = self.arcade.gate.admit_key(player_id)
             if refusal:
                 self.ending = f"refused: {refusal}"
-                self.player = Player(player_id, Path(), False)
+                self.player = Player(player_id)
                 self.conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, refusal)
                 return
             self.counted_key = player_id
@@ -303,11 +306,12 @@ class GameSession(asyncssh.SSHServerSession):
         if self.chan.is_closing():
             return
         env = game_environment(self.term or "", self.chan.get_environment().get("LANG"))
-        if arcade.config.store:
-            env["KALDOKU_STORE"] = arcade.config.store  # not on the command line, where ps shows it
+        location = arcade.location(player)
+        if isinstance(location, str):
+            env["KALDOKU_STORE"] = location  # not on the command line, where ps shows it
         try:
             self.game = GameProcess(args, env, self.size, arcade.config.jail, output=self.send,
-                                    ended=self.ended, input_blocked=self.input_blocked)
+                                    ended=self.ended)
         except OSError as error:  # out of ptys, processes or memory
             self.connection.ending = f"no game: {error.strerror or error}"
             self.chan.write_stderr(b"kaldoku: the server cannot start a game now; try again later\r\n")
@@ -326,14 +330,6 @@ class GameSession(asyncssh.SSHServerSession):
         if self.game is not None:
             self.last_input = self.connection.loop.time()
             self.game.write(data)
-
-    def input_blocked(self, blocked: bool) -> None:
-        """The game is not reading: stop taking the client's bytes (SSH flow control then
-        stops the client), and start again when it reads."""
-        if blocked:
-            self.chan.pause_reading()
-        else:
-            self.chan.resume_reading()
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
         self.size = (width, height)
