@@ -242,7 +242,10 @@ def _add_serve_parser(sub) -> None:
                        help="connections at once from one IP address (default 10)")
     serve.add_argument("--per-key", type=_count, default=3, metavar="N",
                        help="sessions at once of one player's key (default 3)")
-    serve.add_argument("--size", type=_size, help="the size of a player's first game (default: the game's)")
+    serve.add_argument("--lobby", action=argparse.BooleanOptionalAction, default=True,
+                       help="open on the lobby (resume, new game, daily, leaderboard, records); "
+                       "--no-lobby: straight into the game (default: the lobby)")
+    serve.add_argument("--size", type=_size, help="the size of a new game (default 6)")
     serve.add_argument("--ops", choices=tuple(OP_SETS), default=None, help="its operations")
     serve.add_argument("--difficulty", choices=LEVELS, default=None, help="its level")
 
@@ -586,7 +589,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     config = ServeConfig(
         data_dir=Path(args.data_dir).expanduser() if args.data_dir else data_dir() / "serve",
         host=args.host, port=args.port, store=args.store or os.environ.get("KALDOKU_STORE"),
-        guests=args.guests, idle_timeout=args.idle_timeout,
+        guests=args.guests, idle_timeout=args.idle_timeout, lobby=args.lobby,
         limits=Limits(max_sessions=args.max_sessions, per_address=args.per_address, per_key=args.per_key),
         new_game=tuple(new_game))
     logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)

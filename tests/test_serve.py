@@ -76,7 +76,7 @@ def keys(tmp_path_factory) -> dict[str, Path]:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     directory = tmp_path_factory.mktemp("serve")
-    server = Server(directory / "data", None, "--idle-timeout", "60")
+    server = Server(directory / "data", None, "--idle-timeout", "60", "--no-lobby")
     server.start()
     yield server
     server.stop()
@@ -130,20 +130,6 @@ def test_host_key_is_private_and_its_fingerprint_printed(server):
     assert key.stat().st_mode & 0o777 == 0o600
     listed = subprocess.run(["ssh-keygen", "-lf", str(key)], capture_output=True, text=True, check=True)
     assert f"host key {listed.stdout.split()[1]}" in server.out.read_text()
-
-
-def test_a_player_wins_a_4x4_and_is_logged_by_fingerprint(server, keys, terminals):
-    terminal = terminals(ssh(server, keys["a"], "127.0.0.2"))
-    terminal.wait_for_text("4×4")
-    puzzle, _ = wait_for(lambda: saved_puzzle_and_board(server, keys["a.fp"]))
-    for r, row in enumerate(puzzle.solution):
-        for c, digit in enumerate(row):
-            terminal.press(str(digit), *(["l"] if c < 3 else []))
-        terminal.press("j", "h", "h", "h")
-    terminal.wait_for_text("Solved!")
-    terminal.press("q")
-    assert log_line(server, "127.0.0.2", f"key:{keys['a.fp']}", "quit")
-    assert not any("BEGIN" in line or "ssh-ed25519 AAAA" in line for line in server.log())
 
 
 def test_every_request_but_a_terminal_session_is_refused(server, keys):
@@ -229,7 +215,7 @@ ROW_1_2_3 = re.compile(r"1 ┃   1   [│┃]   2   [│┃]   3   ")
 
 
 def test_kill_9_of_the_server_then_every_echoed_move_resumes(tmp_path, keys, terminals):
-    server = Server(tmp_path / "data")
+    server = Server(tmp_path / "data", None, "--no-lobby")
     server.start()
     try:
         terminal = terminals(ssh(server, keys["a"], "127.0.0.7"))
@@ -340,7 +326,8 @@ async def _resize_storm(port: int, key: Path) -> None:
 
 
 def test_idle_sessions_end_a_key_has_its_cap_and_guests_can_be_refused(tmp_path, keys, terminals):
-    server = Server(tmp_path / "data", None, "--idle-timeout", "3", "--per-key", "1", "--no-guests")
+    server = Server(tmp_path / "data", None, "--idle-timeout", "3", "--per-key", "1", "--no-guests",
+                    "--no-lobby")
     server.start()
     try:
         guest = subprocess.run(ssh(server, None, "127.0.0.13", tty=False), capture_output=True, text=True,
@@ -375,3 +362,37 @@ def test_an_offered_key_whose_signature_fails_is_not_the_player(server, keys):
     asyncio.run(impostor())
     line = log_line(server, "127.0.0.14")
     assert "guest:" in line and keys["a.fp"] not in line
+
+
+def test_the_lobby_a_4x4_won_the_leaderboard_and_names_kept_unique(tmp_path, keys, terminals):
+    server = Server(tmp_path / "data")
+    server.start()
+    try:
+        a = terminals(ssh(server, keys["a"], "127.0.0.15"))
+        a.wait_for_text("Your name on the leaderboards")
+        a.press("A", "n", "n", "Enter")
+        a.wait_for_text("You: Ann")
+        a.press("Enter")  # the first choice: a new 4×4
+        a.wait_for_text("kaldoku — 4×4")
+        puzzle, _ = wait_for(lambda: saved_puzzle_and_board(server, keys["a.fp"]))
+        for row in puzzle.solution:
+            for c, digit in enumerate(row):
+                a.press(str(digit), *(["l"] if c < 3 else []))
+            a.press("j", "h", "h", "h")
+        a.wait_for_text("Solved!")
+        a.press("q")
+        screen = a.wait_for_text("Fastest 4×4")
+        assert re.search(r"Fastest 4×4[^\n]*\n[^\n]*1\. Ann ", screen), screen
+        assert not any("BEGIN" in line or "ssh-ed25519 AAAA" in line for line in server.log())
+
+        b = terminals(ssh(server, keys["b"], "127.0.0.15"))
+        b.wait_for_text("Your name on the leaderboards")
+        b.press("a", "N", "n", "Enter")
+        b.wait_for_text("aNn is another player's name")
+        b.press("C-u", "B", "o", "b", "Enter")
+        b.wait_for_text("You: Bob")
+        b.press("q")
+        a.press("q")
+        assert log_line(server, "127.0.0.15", f"key:{keys['a.fp']}", "quit")
+    finally:
+        server.stop()

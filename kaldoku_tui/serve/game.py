@@ -72,7 +72,7 @@ def game_environment(term: str, lang: str | None) -> dict[str, str]:
 
 
 class GameProcess:
-    """`kaldoku ARGS` in a process on a pty of its own; bytes pumped by the caller's loop.
+    """A session process (jailed.py ARGS) on a pty of its own; bytes pumped by the caller's loop.
 
     `output(data)` gets what the game writes; `ended(status)` is called once when it is gone.
     Output is read only while `reading` is on: the caller turns it off when its client

@@ -57,7 +57,9 @@ class ServeConfig:
     limits: Limits = field(default_factory=Limits)
     jail: Jail = field(default_factory=Jail)
     new_game: tuple[str, ...] = ()
-    """`kaldoku` options of the game a player starts with when none is in progress."""
+    """`kaldoku` options of a new game (the lobby's, or the first one without a lobby)."""
+    lobby: bool = True
+    """Open on the lobby; off: straight into the game in progress, or a new one."""
 
 
 def host_key(directory: Path) -> asyncssh.SSHKey:
@@ -110,12 +112,15 @@ class Arcade:
         return player.scratch or self.config.store or self.config.data_dir
 
     def game_arguments(self, player: Player) -> list[str]:
-        """`kaldoku`'s arguments for `player`'s session: their game in progress, else a new
-        one of the server's kind. The store's URL goes in the environment (game_environment),
-        where ps does not show it."""
-        where = [] if isinstance(self.location(player), str) else ["--data-dir", str(self.location(player))]
-        resume = player.scratch is None and has_game_in_progress(self.location(player), player.id)
-        return [*(() if resume else self.config.new_game), "--player", player.id, *where]
+        """What the session process runs for `player` (jailed.py): the lobby, or `kaldoku`
+        with their game in progress, else a new one of the server's kind. The store's URL
+        goes in the environment (GameSession.start), where ps does not show it."""
+        location = self.location(player)
+        who = ["--player", player.id, *(() if isinstance(location, str) else ("--data-dir", str(location)))]
+        if self.config.lobby:
+            return ["lobby", *who, "--", *self.config.new_game]
+        resume = player.scratch is None and has_game_in_progress(location, player.id)
+        return ["game", *(() if resume else self.config.new_game), *who]
 
 
 def has_game_in_progress(location: str | Path, player: str) -> bool:
