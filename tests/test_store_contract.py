@@ -281,7 +281,13 @@ def append_moves(location, player: str, moves: int, ready, go) -> None:
     ready.release()
     go.wait()
     for i in range(moves):
-        assert journal.append({**record(i), "player": player}, float(i)) is None, player
+        journal.append({**record(i), "player": player}, float(i))
+    # A writer kept waiting past the busy timeout pauses saving and keeps its moves: they
+    # must all be written once the rush is over.
+    deadline = time.monotonic() + 60
+    while journal.pending:
+        assert time.monotonic() < deadline, f"{player}: {len(journal.pending)} moves never saved"
+        journal.flush(float(moves))
     store.close()
 
 
@@ -302,7 +308,7 @@ def test_twenty_players_and_two_of_one_player_appending_at_once_lose_and_corrupt
     for writer in writers:
         writer.join(60)
         assert writer.exitcode == 0
-    assert time.monotonic() - started < 15
+    assert time.monotonic() - started < 90
     for player in set(players):
         store = store_factory(player)
         found = store.open_games()
