@@ -2,7 +2,7 @@
 
     python -m benchmarks.serve [--sessions 50] [--seconds 30] [--interval 0.5]
 
-Starts `kaldoku serve` (4×4 games, a throwaway data directory) on a free port, opens
+Starts `kaldoku serve` (4×4 games, no lobby, a throwaway data directory) on a free port, opens
 --sessions SSH sessions with asyncssh clients, each with its own key and from its own
 loopback address (127.0.1.N), as that many players would. Once every board is showing,
 each player types a digit into its first cell every --interval seconds (1 2 3 4 1 ...: each
@@ -132,7 +132,7 @@ def measure(sessions: int, seconds: float, interval: float, data: Path) -> dict:
     with open(data.parent / "serve.log", "w") as log:
         server = subprocess.Popen(
             [sys.executable, "-m", "kaldoku_tui", "serve", "--port", str(port), "--data-dir", str(data),
-             "--size", "4", "--max-sessions", str(sessions + 10), "--per-address", "5"],
+             "--size", "4", "--no-lobby", "--max-sessions", str(sessions + 10), "--per-address", "5"],
             stdout=subprocess.PIPE, stderr=log, text=True)
         try:
             server.stdout.readline()
