@@ -396,3 +396,34 @@ def test_the_lobby_a_4x4_won_the_leaderboard_and_names_kept_unique(tmp_path, key
         assert log_line(server, "127.0.0.15", f"key:{keys['a.fp']}", "quit")
     finally:
         server.stop()
+
+
+def test_the_gate_caps_connections_and_rates_each_address():
+    from kaldoku_tui.serve.gate import Gate, Limits
+
+    gate = Gate(Limits(max_sessions=5, per_address=3, per_key=1, rate_burst=4, rate_per_second=1.0))
+    assert [gate.admit("10.0.0.1", 0.0) for _ in range(3)] == [None] * 3
+    assert gate.admit("10.0.0.1", 0.0) == "too many connections from your address"
+    assert "try again in a few seconds" in gate.admit("10.0.0.1", 0.0)  # the burst is spent
+    gate.leave("10.0.0.1", None)
+    assert gate.admit("10.0.0.1", 0.5) is not None and gate.admit("10.0.0.1", 1.6) is None
+    assert gate.admit("10.0.0.2", 2.0) is None and gate.admit("10.0.0.3", 2.0) is None
+    assert gate.admit("10.0.0.4", 2.0) == "the server is full: try again later"
+    assert gate.admit_key("key:SHA256:x") is None and "1 sessions open" in gate.admit_key("key:SHA256:x")
+    gate.leave("10.0.0.2", "key:SHA256:x")
+    assert gate.admit_key("key:SHA256:x") is None
+
+
+def test_a_clients_window_and_environment_are_made_safe():
+    from kaldoku_tui.serve.game import MAX_COLUMNS, MAX_ROWS, game_environment, window
+    from kaldoku_tui.serve.lobby import name_problem
+
+    assert window(0, 0) == (1, 1) and window(2**32 - 1, 2**31) == (MAX_COLUMNS, MAX_ROWS)
+    assert game_environment("xterm-256color", "de_DE.UTF-8") == {
+        "TERM": "xterm-256color", "LANG": "de_DE.UTF-8", "PYTHONUTF8": "1", "PATH": os.defpath,
+        "HOME": "/nonexistent"}
+    hostile = game_environment("xterm\x1b]0;owned\x07", "C; rm -rf /")
+    assert hostile["TERM"] == "xterm-256color" and hostile["LANG"] == "C.UTF-8"
+    assert name_problem("Ann") is None and name_problem("Zoë 99") is None
+    assert name_problem("   ") and name_problem("x" * 21) and name_problem("a\x1b[31mb")
+    assert name_problem("evil\u202eeman")
