@@ -33,7 +33,7 @@ from kaldoku_tui.serve.gate import Gate, Limits
 log = logging.getLogger("kaldoku.serve")
 HOST_KEY = "ssh_host_ed25519_key"
 LOGIN_TIMEOUT = 20
-"""Seconds a connection has to authenticate."""
+"""Seconds a connection has to authenticate, and then to open its session."""
 NO_COMMANDS = "kaldoku: this server runs no commands; `ssh -t -p PORT HOST` opens the game"
 NO_TERMINAL = "kaldoku: the game needs a terminal; connect with `ssh -t`"
 
@@ -235,6 +235,13 @@ class Connection(asyncssh.SSHServer):
             self.counted_key = player_id
         self.player = self.arcade.player(key)
         self.ending = "left before a session"
+        self.loop.call_later(LOGIN_TIMEOUT, self.session_check)
+
+    def session_check(self) -> None:
+        """Close a signed-in connection that has not started a game (a held connection)."""
+        if self.session is None or self.session.game is None and self.ending == "left before a session":
+            self.ending = "no session opened"
+            self.conn.disconnect(asyncssh.DISC_BY_APPLICATION, "no session opened")
 
     def connection_requested(self, dest_host: str, dest_port: int, orig_host: str, orig_port: int) -> bool:
         raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED,
