@@ -27,7 +27,7 @@ from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError
 from kaldoku_tui.screens.dialogs import Palette
 from kaldoku_tui.screens.game import GameScreen
 from kaldoku_tui.screens.help import grid_bindings
-from kaldoku_tui.session.game import MoveError, Session
+from kaldoku_tui.session.game import Move, MoveError, Session
 from kaldoku_tui.session.settings import Settings
 from kaldoku_tui.session.store import Store
 from kaldoku_tui.terminal_input import INPUT_DRIVER
@@ -44,8 +44,18 @@ BANK_NICENESS = 10
 """How much lower the bank's thread runs than the game's (nice value)."""
 
 
-class KaldokuApp(App):
+class KaldokuApp(App, inherit_bindings=False):
     """KenKen in the terminal."""
+
+    # Textual's own bindings less their priority: a priority key acts as it arrives,
+    # before the keys typed ahead of it have reached their bindings.
+    BINDINGS = [
+        Binding("ctrl+q", "quit", "Quit", show=False,
+                tooltip="Quit the app and return to the command prompt."),
+        Binding("ctrl+c", "help_quit", show=False, system=True),
+        Binding(App.COMMAND_PALETTE_BINDING, "command_palette", "palette", show=False,
+                key_display=App.COMMAND_PALETTE_DISPLAY, tooltip="Open the command palette"),
+    ]
 
     CSS_PATH = [GRID_CSS, APP_CSS]
     TITLE = "kaldoku"
@@ -146,10 +156,7 @@ class KaldokuApp(App):
 
     def key_sections(self) -> list[tuple[str, list[Binding]]]:
         """Every key of the game, in sections, for the help screen."""
-        anywhere = [
-            *(b for b in self.BINDINGS if isinstance(b, Binding)),
-            Binding(self.COMMAND_PALETTE_BINDING, "command_palette", "Commands"),
-        ]
+        anywhere = [b for b in self.BINDINGS if isinstance(b, Binding)]
         return [
             ("On the board", grid_bindings(self.game.session.board.size)),
             ("Game", list(GameScreen.BINDINGS)),
@@ -173,9 +180,9 @@ class KaldokuApp(App):
             yield SystemCommand("Cage inspector", "What still fits the cursor's cage",
                                 game.action_inspect)
             yield SystemCommand("Check so far", "Mark the digits that differ from the solution",
-                                lambda: game.play("check"))
+                                lambda: game.play(Move("check")))
             yield SystemCommand("Reveal the solution", "Give up and show the solution", game.action_reveal)
-            yield SystemCommand("Pause", "Hide the board and stop the clock", lambda: game.play("pause"))
+            yield SystemCommand("Pause", "Hide the board and stop the clock", lambda: game.play(Move("pause")))
             yield SystemCommand("Statistics", "Games won and best times, per kind of game",
                                 game.action_records)
             yield SystemCommand("Share code", "The code that names this puzzle: kaldoku CODE plays it",

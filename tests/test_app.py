@@ -215,7 +215,7 @@ async def test_command_palette_has_the_actions_but_no_screenshot(example, tmp_pa
         commands = {command.title: command.callback for command in app.get_system_commands(app.game)}
         commands["Notes mode"]()
         assert app.game.grid.notes_mode
-        app.game.play("place", place((0, 0), 1))
+        app.game.play(place((0, 0), 1))
         commands["Undo"]()
         assert app.game.session.board.digit((0, 0)) == 0
         commands["Redo"]()

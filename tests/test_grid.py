@@ -67,11 +67,11 @@ class GridApp(App):
 
     def compose(self):
         yield Header()
-        yield KenKenGrid(self.board.view(), ascii=self.ascii, id="grid")
+        yield KenKenGrid(self.board.view(), ascii=self.ascii, play=self.play, id="grid")
         yield Footer()
 
-    def on_ken_ken_grid_intent(self, message):
-        if self.session.apply(message.move).board:
+    def play(self, move):
+        if self.session.apply(move).board:
             grid = self.query_one(KenKenGrid)
             grid.view = self.board.view()
             self.changes.append(grid.view.grid)

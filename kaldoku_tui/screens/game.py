@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
-from typing import TYPE_CHECKING, Callable, Iterator, NamedTuple
+from typing import TYPE_CHECKING, Iterator, NamedTuple
 
 from rich.text import Text
 from textual import work
@@ -116,7 +116,7 @@ class GameScreen(Screen):
 
     def compose(self) -> ComposeResult:
         yield TitleBar(self.app.title, ascii=self.app.ascii)
-        yield KenKenGrid(self.session.board.view(), ascii=self.app.ascii, id="grid")
+        yield KenKenGrid(self.session.board.view(), ascii=self.app.ascii, play=self.play, id="grid")
         yield Static(id="status", markup=False)
         yield KeyBar(ascii=self.app.ascii)
 
@@ -133,6 +133,7 @@ class GameScreen(Screen):
         self.apply_settings()
         self.restore_cursor()
         self.watch(self.grid, "notes_mode", lambda _: self.show_status(), init=False)
+        self.watch(self.grid, "cursor", self.cursor_moved, init=False)
         self.set_interval(1.0, self.tick)
         self.show_time()
         self.show_status()
@@ -142,22 +143,14 @@ class GameScreen(Screen):
         """`text` as this terminal shows it (ASCII mode or not)."""
         return in_ascii(text) if self.app.ascii else text
 
-    # Playing: moves go to the session, what changed comes back to be shown.
-
-    def on_ken_ken_grid_intent(self, message: KenKenGrid.Intent) -> None:
-        self.play(message.move.kind, message.move)
+    # Playing: every key makes its move at once, in the order typed (the grid's too);
+    # what changed comes back to be shown.
 
     def action_play(self, kind: str) -> None:
-        self.after_typed(self.play, kind)
+        self.play(Move(kind))
 
-    def after_typed(self, callback: Callable[..., object], *args: object) -> None:
-        """Run `callback` once the digits typed before this key are played (a paste, keys
-        over a slow link): they come up from the grid as messages, so this waits a turn of
-        the grid's queue, which sends them up, then one of this screen's, which plays them."""
-        self.grid.call_later(self.call_later, callback, *args)
-
-    def play(self, kind: str, move: Move | None = None) -> None:
-        self.show(self.session.apply(move or Move(kind)))
+    def play(self, move: Move) -> None:
+        self.show(self.session.apply(move))
 
     def show(self, update: Update) -> None:
         """Show what a move changed."""
@@ -228,8 +221,8 @@ class GameScreen(Screen):
             self.grid.cursor = (cell[0], cell[1])
             self.kept_cursor = spot
 
-    def on_ken_ken_grid_cursor_moved(self, message: KenKenGrid.CursorMoved) -> None:
-        self.cursor = message.cell
+    def cursor_moved(self, cell: tuple[int, int]) -> None:
+        self.cursor = cell
 
     def on_unmount(self) -> None:
         # Unmount comes before the driver closes, and a driver stuck closing (a hung-up
@@ -251,7 +244,7 @@ class GameScreen(Screen):
         self.show(self.session.hint_found(search.hint, version, search.gave_up))
 
     def action_hint(self) -> None:
-        self.action_play("hint")
+        self.play(Move("hint"))
 
     # The title and status lines.
 
@@ -435,14 +428,11 @@ class GameScreen(Screen):
             # The dialog is gone: its answer comes before this screen hears it is back.
             self.session.cover("dialog", False)
             if yes:
-                self.play(kind)
+                self.play(Move(kind))
 
         self.app.push_screen(ConfirmDialog(question), answered)
 
     def action_inspect(self) -> None:
-        self.after_typed(self.open_inspector)
-
-    def open_inspector(self) -> None:
         facts = cage_facts(self.session.board, self.grid.cursor)
         self.app.push_screen(InspectorScreen(facts, ascii=self.app.ascii,
                                              cage=self.grid.cage_region(facts.cage)))
@@ -473,11 +463,11 @@ class GameScreen(Screen):
         def notes() -> None:
             self.grid.notes_mode = not self.grid.notes_mode
 
-        yield SystemCommand("Undo", "Take back the last move", lambda: self.play("undo"))
-        yield SystemCommand("Redo", "Make the move taken back again", lambda: self.play("redo"))
+        yield SystemCommand("Undo", "Take back the last move", lambda: self.play(Move("undo")))
+        yield SystemCommand("Redo", "Make the move taken back again", lambda: self.play(Move("redo")))
         yield SystemCommand("Notes mode", "On or off: digits then toggle pencil notes", notes)
         yield SystemCommand("Fill notes", "Note what each empty cell's row, column and cage allow",
-                            lambda: self.play("fill"))
+                            lambda: self.play(Move("fill")))
         yield SystemCommand("More", "The next page of a long message", self.action_more)
 
     def apply_settings(self) -> None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
 from rich.segment import Segment
 from rich.style import Style
@@ -271,7 +271,8 @@ class GridBand(Widget):
 
 
 class KenKenGrid(Widget, can_focus=True):
-    """The board: move with arrows or hjkl, type digits, notes, undo and redo."""
+    """The board: move with arrows or hjkl, type digits, notes, undo and redo (handed to
+    `play` as they are typed)."""
 
     COMPONENT_CLASSES = {
         "grid--cursor",
@@ -329,13 +330,6 @@ class KenKenGrid(Widget, can_focus=True):
     """Whether to light the cursor's row and column numbers and its cage's label. Off, a
     cursor move repaints the two cells alone: kindest to slow links."""
 
-    class Intent(Message):
-        """The player asks for `move` (a digit, a note, undo...): the screen decides."""
-
-        def __init__(self, move: Move) -> None:
-            super().__init__()
-            self.move = move
-
     class Fits(Message):
         """Whether the board fits the widget, after a resize."""
 
@@ -343,24 +337,21 @@ class KenKenGrid(Widget, can_focus=True):
             super().__init__()
             self.fits = fits
 
-    class CursorMoved(Message):
-        """The cursor moved to `cell`."""
-
-        def __init__(self, cell: Cell) -> None:
-            super().__init__()
-            self.cell = cell
-
     def __init__(
         self,
         view: BoardView,
         *,
         ascii: bool = False,
+        play: Callable[[Move], object] | None = None,
         name: str | None = None,
         id: str | None = None,
         classes: str | None = None,
     ) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self.ascii = ascii
+        self.play = play or (lambda move: None)
+        """Makes a move the player typed, at once: a message could be overtaken by the
+        keys typed after it (a paste, keys over a slow link)."""
         self.glyphs = ASCII_GLYPHS if ascii else UNICODE_GLYPHS
         self.bands = [GridBand(self) for _ in range(MAX_SIZE)]
         """One band a column of cells."""
@@ -547,9 +538,8 @@ class KenKenGrid(Widget, can_focus=True):
         last = self.view.size - 1
         return (min(max(cell[0], 0), last), min(max(cell[1], 0), last))
 
-    def watch_cursor(self, cell: Cell) -> None:
+    def watch_cursor(self) -> None:
         self.repaint_changes()
-        self.post_message(self.CursorMoved(cell))
 
     def watch_notes_mode(self) -> None:
         self.repaint_changes()
@@ -823,17 +813,17 @@ class KenKenGrid(Widget, can_focus=True):
 
     def action_digit(self, digit: int) -> None:
         move = note if self.notes_mode else place
-        self.post_message(self.Intent(move(self.cursor, digit)))
+        self.play(move(self.cursor, digit))
 
     def action_clear(self) -> None:
-        self.post_message(self.Intent(clear(self.cursor)))
+        self.play(clear(self.cursor))
 
     def action_notes_mode(self, on: bool) -> None:
         self.notes_mode = on
 
     def action_play(self, kind: str) -> None:
-        """Ask for a move that needs no cell (fill notes, undo, redo)."""
-        self.post_message(self.Intent(Move(kind)))
+        """Make a move that needs no cell (fill notes, undo, redo)."""
+        self.play(Move(kind))
 
     def on_click(self, event: events.Click) -> None:
         layout = self.board_layout
