@@ -27,7 +27,7 @@ from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError
 from kaldoku_tui.screens.dialogs import Palette
 from kaldoku_tui.screens.game import GameScreen
 from kaldoku_tui.screens.help import grid_bindings
-from kaldoku_tui.session.game import Move, MoveError, Session
+from kaldoku_tui.session.game import MoveError, Session
 from kaldoku_tui.session.settings import Settings
 from kaldoku_tui.session.store import Store
 from kaldoku_tui.terminal_input import INPUT_DRIVER
@@ -180,9 +180,9 @@ class KaldokuApp(App, inherit_bindings=False):
             yield SystemCommand("Cage inspector", "What still fits the cursor's cage",
                                 game.action_inspect)
             yield SystemCommand("Check so far", "Mark the digits that differ from the solution",
-                                lambda: game.play(Move("check")))
+                                game.action_check)
             yield SystemCommand("Reveal the solution", "Give up and show the solution", game.action_reveal)
-            yield SystemCommand("Pause", "Hide the board and stop the clock", lambda: game.play(Move("pause")))
+            yield SystemCommand("Pause", "Hide the board and stop the clock", game.action_pause)
             yield SystemCommand("Statistics", "Games won and best times, per kind of game",
                                 game.action_records)
             yield SystemCommand("Share code", "The code that names this puzzle: kaldoku CODE plays it",

@@ -14,7 +14,7 @@ from kaldoku_tui.app import KaldokuApp, build_app
 from kaldoku_tui.cli import game_parser, main
 from kaldoku_tui.engine.generator import Stopped
 from kaldoku_tui.engine.kinds import GameKind
-from kaldoku_tui.session.game import place
+from kaldoku_tui.session.moves import Place
 from kaldoku_tui.session.store import Store
 from kaldoku_tui.screens.dialogs import ConfirmDialog, NewGameDialog
 from kaldoku_tui.screens.help import HelpScreen, key_names
@@ -215,7 +215,7 @@ async def test_command_palette_has_the_actions_but_no_screenshot(example, tmp_pa
         commands = {command.title: command.callback for command in app.get_system_commands(app.game)}
         commands["Notes mode"]()
         assert app.game.grid.notes_mode
-        app.game.play(place((0, 0), 1))
+        app.game.play(Place((0, 0), 1))
         commands["Undo"]()
         assert app.game.session.board.digit((0, 0)) == 0
         commands["Redo"]()

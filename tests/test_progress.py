@@ -23,7 +23,7 @@ from kaldoku_tui.screens.replay import ReplayScreen, replay_frames
 from kaldoku_tui.screens.win import WinScreen
 from kaldoku_tui.session import Session
 from kaldoku_tui.session import store as store_module
-from kaldoku_tui.session.game import Move, place
+from kaldoku_tui.session.moves import Check, Fill, Move, Note, Place, Reveal, Undo
 from kaldoku_tui.session.store import DB_FILE, SCHEMA_VERSION, Store
 
 from conftest import EXAMPLE_ID, EXAMPLE_SOLUTION, game_app
@@ -63,7 +63,7 @@ def play(store: Store, puzzle, moves, daily: date | None = None) -> Session:
 
 
 def solving(puzzle) -> list[Move]:
-    return [place((r, c), d) for r, row in enumerate(puzzle.solution) for c, d in enumerate(row)]
+    return [Place((r, c), d) for r, row in enumerate(puzzle.solution) for c, d in enumerate(row)]
 
 
 def win_daily(store: Store, monkeypatch, day: date, begun: date | None = None) -> None:
@@ -143,7 +143,7 @@ def test_what_does_not_count_for_a_streak(tmp_path, monkeypatch, example4):
     # ordinary game won today is not a daily.
     win_daily(store, monkeypatch, MONDAY - timedelta(days=1), begun=MONDAY)
     begun_on(monkeypatch, MONDAY)
-    play(store, daily_puzzle(MONDAY), [Move("reveal")], daily=MONDAY)
+    play(store, daily_puzzle(MONDAY), [Reveal()], daily=MONDAY)
     play(store, example4, solving(example4))
     assert store.daily_days() == {MONDAY - timedelta(days=2)}
     assert store.streaks(MONDAY) == Streaks(0, 1)
@@ -199,7 +199,7 @@ def test_history_lists_games_with_their_codes(tmp_path, monkeypatch, capsys, exa
     store = Store(tmp_path)
     begun_on(monkeypatch, MONDAY)
     play(store, example4, solving(example4))
-    play(store, daily_puzzle(MONDAY), [Move("check")] + solving(daily_puzzle(MONDAY)), daily=MONDAY)
+    play(store, daily_puzzle(MONDAY), [Check()] + solving(daily_puzzle(MONDAY)), daily=MONDAY)
     play(store, example4, [])  # untouched so far: in progress
     store.close()
     assert main(["history", "--data-dir", str(tmp_path)]) == 0
@@ -221,7 +221,7 @@ def test_history_lists_games_with_their_codes(tmp_path, monkeypatch, capsys, exa
 def test_export_prints_the_game_in_progress_or_game_id(tmp_path, capsys, example4):
     store = Store(tmp_path)
     won = play(store, example4, solving(example4))
-    playing = play(store, daily_puzzle(MONDAY), [place((0, 0), 1), Move("undo")])
+    playing = play(store, daily_puzzle(MONDAY), [Place((0, 0), 1), Undo()])
     store.close()
     home = ["--data-dir", str(tmp_path)]
     assert main(["export", *home]) == 0
@@ -241,7 +241,7 @@ def test_export_prints_the_game_in_progress_or_game_id(tmp_path, capsys, example
 
 def test_export_feeds_solve(tmp_path, capsys, monkeypatch, example4):
     store = Store(tmp_path)
-    play(store, example4, [place((0, 0), 1)])
+    play(store, example4, [Place((0, 0), 1)])
     store.close()
     assert main(["export", "--data-dir", str(tmp_path)]) == 0
     monkeypatch.setattr("sys.stdin", __import__("io").StringIO(capsys.readouterr().out))
@@ -289,9 +289,10 @@ def test_export_with_no_game_in_progress_and_a_game_that_cannot_be_read(tmp_path
 
 def test_a_game_whose_moves_do_not_fit_cannot_be_replayed(tmp_path, capsys, example4):
     store = Store(tmp_path)
-    play(store, example4, [place((0, 0), 1)])
+    play(store, example4, [Place((0, 0), 1)])
     store.write(lambda c: c.execute(
-        "UPDATE moves SET move = '{\"move\": \"place\", \"states\": [[7, 7, 1, []]]}'"))
+        "UPDATE moves SET move = '{\"move\": \"place\", \"cell\": [7, 7], \"digit\": 1, "
+        "\"states\": [[7, 7, 1, []]]}'"))
     store.close()
     assert main(["replay", "1", "--data-dir", str(tmp_path)]) == 2
     assert "game 1 cannot be replayed: a place move off the board" in one_line_error(capsys)
@@ -302,8 +303,8 @@ def test_a_game_whose_moves_do_not_fit_cannot_be_replayed(tmp_path, capsys, exam
 
 def test_a_replay_of_a_real_game_ends_on_its_final_board(tmp_path, example4):
     store = Store(tmp_path)
-    moves = [place((0, 0), 2), Move("note", (1, 1), 3), Move("undo"), place((0, 0), 1),
-             Move("check"), Move("fill")] + solving(example4)[1:]
+    moves = [Place((0, 0), 2), Note((1, 1), 3), Undo(), Place((0, 0), 1),
+             Check(), Fill()] + solving(example4)[1:]
     session = play(store, example4, moves)
     assert session.outcome == "won"
     saved = Store(tmp_path).game(session.journal.game_id)
@@ -415,7 +416,7 @@ async def test_the_share_code_command_shows_the_code(example4):
 
 async def test_the_statistics_screen_charts_the_chosen_kind(tmp_path, monkeypatch, example4, row_sums):
     store = Store(tmp_path)
-    for moves in (solving(example4), [Move("check")] + solving(example4)):
+    for moves in (solving(example4), [Check()] + solving(example4)):
         play(store, example4, moves)
     play(store, row_sums, solving(row_sums))
     store.close()
@@ -497,7 +498,7 @@ def test_history_export_and_stats_do_not_import_textual(tmp_path, example4):
 def test_history_and_export_print_nothing_raw_from_a_crafted_database(tmp_path, capsys, example4):
     store = Store(tmp_path)
     play(store, example4, [])
-    play(store, example4, [place((0, 0), 1)])
+    play(store, example4, [Place((0, 0), 1)])
     store.write(lambda c: c.execute(
         "UPDATE games SET outcome = 'won\x1b]0;pwned\x07', kind = '\x1b[2J', started = '2026\u202e-11' "
         "WHERE id = 1"))

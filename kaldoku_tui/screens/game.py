@@ -28,7 +28,9 @@ from kaldoku_tui.screens.help import HelpScreen
 from kaldoku_tui.screens.inspector import InspectorScreen
 from kaldoku_tui.screens.settings import SettingsScreen
 from kaldoku_tui.screens.win import WinScreen, sharing
-from kaldoku_tui.session.game import Move, Session, Update, clock_text
+from kaldoku_tui.session.game import Session, Update, clock_text
+from kaldoku_tui.session.moves import (AskHint, Check, Fill, Move, Pause, Redo, Restart, Reveal,
+                                       Undo)
 from kaldoku_tui.session.settings import Settings
 from kaldoku_tui.terminal import in_ascii
 from kaldoku_tui.widgets.grid import KenKenGrid, status_lines
@@ -73,11 +75,11 @@ class GameScreen(Screen):
         Binding("i", "inspect", "Cage",
                 tooltip="cage inspector: what still fits the cursor's cage, the digits "
                 "around it, its notes"),
-        Binding("c", "play('check')", "Check",
+        Binding("c", "check", "Check",
                 tooltip="check so far: mark the digits that differ from the solution (help)"),
         Binding("v", "reveal", "Reveal", show=False,
                 tooltip="reveal the solution: give up (asks first)"),
-        Binding("p", "play('pause')", "Pause", show=False,
+        Binding("p", "pause", "Pause", show=False,
                 tooltip="pause: hide the board, stop the clock; again to go on"),
         Binding("s", "records", "Stats", show=False,
                 tooltip="statistics: games won and best times, per kind of game"),
@@ -146,8 +148,11 @@ class GameScreen(Screen):
     # Playing: every key makes its move at once, in the order typed (the grid's too);
     # what changed comes back to be shown.
 
-    def action_play(self, kind: str) -> None:
-        self.play(Move(kind))
+    def action_check(self) -> None:
+        self.play(Check())
+
+    def action_pause(self) -> None:
+        self.play(Pause())
 
     def play(self, move: Move) -> None:
         self.show(self.session.apply(move))
@@ -244,7 +249,7 @@ class GameScreen(Screen):
         self.show(self.session.hint_found(search.hint, version, search.gave_up))
 
     def action_hint(self) -> None:
-        self.play(Move("hint"))
+        self.play(AskHint())
 
     # The title and status lines.
 
@@ -338,13 +343,13 @@ class GameScreen(Screen):
         if action == "stop_making":
             return self.making is not None  # hidden, not dimmed, while nothing is made
         session = self.session
-        if action == "play" and parameters == ("pause",):
+        if action == "pause":
             return None if session.over else True
         if action == "more":
             return len(self.pages) > 1
-        if session.paused and action in ("play", "reveal", "restart", "hint", "inspect"):
+        if session.paused and action in ("check", "reveal", "restart", "hint", "inspect"):
             return None
-        if session.over and action in ("play", "reveal", "hint"):
+        if session.over and action in ("check", "reveal", "hint"):
             return None
         return True
 
@@ -417,18 +422,18 @@ class GameScreen(Screen):
                              or f"New {kind.describe()} puzzle."))
 
     def action_restart(self) -> None:
-        self.confirm("Restart this puzzle from an empty board?", "restart")
+        self.confirm("Restart this puzzle from an empty board?", Restart())
 
     def action_reveal(self) -> None:
-        self.confirm("Give up and reveal the solution?", "reveal")
+        self.confirm("Give up and reveal the solution?", Reveal())
 
-    def confirm(self, question: str, kind: str) -> None:
-        """Make a move of `kind` if the player says yes to `question`."""
+    def confirm(self, question: str, move: Move) -> None:
+        """Make `move` if the player says yes to `question`."""
         def answered(yes: bool | None) -> None:
             # The dialog is gone: its answer comes before this screen hears it is back.
             self.session.cover("dialog", False)
             if yes:
-                self.play(Move(kind))
+                self.play(move)
 
         self.app.push_screen(ConfirmDialog(question), answered)
 
@@ -463,11 +468,11 @@ class GameScreen(Screen):
         def notes() -> None:
             self.grid.notes_mode = not self.grid.notes_mode
 
-        yield SystemCommand("Undo", "Take back the last move", lambda: self.play(Move("undo")))
-        yield SystemCommand("Redo", "Make the move taken back again", lambda: self.play(Move("redo")))
+        yield SystemCommand("Undo", "Take back the last move", lambda: self.play(Undo()))
+        yield SystemCommand("Redo", "Make the move taken back again", lambda: self.play(Redo()))
         yield SystemCommand("Notes mode", "On or off: digits then toggle pencil notes", notes)
         yield SystemCommand("Fill notes", "Note what each empty cell's row, column and cage allow",
-                            lambda: self.play(Move("fill")))
+                            lambda: self.play(Fill()))
         yield SystemCommand("More", "The next page of a long message", self.action_more)
 
     def apply_settings(self) -> None:

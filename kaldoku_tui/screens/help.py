@@ -54,21 +54,14 @@ def key_table(sections: Iterable[tuple[str, Iterable[Binding]]], width: int = 66
 
 
 def describe(binding: Binding) -> str:
-    """What a key does, for the help screen."""
+    """What a key does, for the help screen: its tooltip, but for Textual's own keys."""
     action = binding.action.partition("(")[0]
     if action == "move":
         return f"move {binding.description.lower()}"
-    return (HELP_TEXT.get(binding.action) or HELP_TEXT.get(action) or binding.tooltip
-            or binding.description or action)
+    return HELP_TEXT.get(action) or binding.tooltip or binding.description or action
 
 
 HELP_TEXT = {
-    "notes_mode": "notes mode on/off: digits then toggle pencil marks",
-    "play('fill')": "fill notes: note in every empty cell the digits its row, column and cage allow "
-                  "(a cell's own notes are only narrowed)",
-    "clear": "clear the cell",
-    "play('undo')": "undo",
-    "play('redo')": "redo",
     "quit": "quit (the game is saved)",
     "command_palette": "command palette: every action, and the themes",
     "help_quit": "how to quit",

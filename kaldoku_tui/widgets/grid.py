@@ -39,7 +39,7 @@ from kaldoku_tui.engine.check import CageState, cage_states, duplicates
 from kaldoku_tui.engine.kinds import MAX_SIZE
 from kaldoku_tui.engine.puzzle import Cage, Cell, Puzzle
 from kaldoku_tui.frame import Frame
-from kaldoku_tui.session.game import Move, clear, note, place
+from kaldoku_tui.session.moves import Clear, Fill, Move, Note, Place, Redo, Undo
 from kaldoku_tui.terminal import in_ascii
 
 BANDS_DELAY = 0.3
@@ -64,6 +64,8 @@ the rest)."""
 
 RULER_WIDTH = 2
 """Columns the row numbers take left of the board: the number and a space."""
+
+NOTES_MODE = "notes mode on/off: digits then toggle pencil marks"
 
 # Characters that differ between Unicode and ASCII drawing.
 UNICODE_GLYPHS = {"done": "✓", "wrong": "≠", "duplicate": "!", "more": "…", "times": "×",
@@ -302,13 +304,15 @@ class KenKenGrid(Widget, can_focus=True):
         Binding("left,h", "move(0, -1)", "Left", show=False),
         Binding("right,l", "move(0, 1)", "Right", show=False),
         *(Binding(str(d), f"digit({d})", f"Digit {d}", show=False) for d in range(1, 10)),
-        Binding("0,backspace,delete,space", "clear", "Clear", show=False),
+        Binding("0,backspace,delete,space", "clear", "Clear", show=False, tooltip="clear the cell"),
         # Two bindings on one key, only one active at a time: the footer shows the mode.
-        Binding("n", "notes_mode(True)", "Notes: off"),
-        Binding("n", "notes_mode(False)", "Notes: ON"),
-        Binding("f", "play('fill')", "Fill notes", show=False),
-        Binding("u,ctrl+z", "play('undo')", "Undo"),
-        Binding("r,ctrl+y", "play('redo')", "Redo", show=False),
+        Binding("n", "notes_mode(True)", "Notes: off", tooltip=NOTES_MODE),
+        Binding("n", "notes_mode(False)", "Notes: ON", tooltip=NOTES_MODE),
+        Binding("f", "fill", "Fill notes", show=False,
+                tooltip="fill notes: note in every empty cell the digits its row, column and "
+                "cage allow (a cell's own notes are only narrowed)"),
+        Binding("u,ctrl+z", "undo", "Undo", tooltip="undo"),
+        Binding("r,ctrl+y", "redo", "Redo", show=False, tooltip="redo"),
     ]
 
     view: reactive[BoardView] = reactive(None, repaint=False, init=False,  # type: ignore[arg-type]
@@ -803,7 +807,7 @@ class KenKenGrid(Widget, can_focus=True):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "notes_mode":
             return parameters[0] != self.notes_mode and self.show_board
-        if action in ("move", "digit", "clear", "play"):
+        if action in ("move", "digit", "clear", "fill", "undo", "redo"):
             return self.show_board
         return True
 
@@ -812,18 +816,22 @@ class KenKenGrid(Widget, can_focus=True):
         self.cursor = (r + rows, c + columns)
 
     def action_digit(self, digit: int) -> None:
-        move = note if self.notes_mode else place
-        self.play(move(self.cursor, digit))
+        self.play((Note if self.notes_mode else Place)(self.cursor, digit))
 
     def action_clear(self) -> None:
-        self.play(clear(self.cursor))
+        self.play(Clear(self.cursor))
 
     def action_notes_mode(self, on: bool) -> None:
         self.notes_mode = on
 
-    def action_play(self, kind: str) -> None:
-        """Make a move that needs no cell (fill notes, undo, redo)."""
-        self.play(Move(kind))
+    def action_fill(self) -> None:
+        self.play(Fill())
+
+    def action_undo(self) -> None:
+        self.play(Undo())
+
+    def action_redo(self) -> None:
+        self.play(Redo())
 
     def on_click(self, event: events.Click) -> None:
         layout = self.board_layout
