@@ -79,9 +79,10 @@ async def test_the_new_game_dialog_marks_the_choice_by_glyph(ascii, chosen, othe
         assert chosen.replace("4", "6") in text and chosen not in text
 
 
-def test_the_help_text_is_ascii(example):
+async def test_the_help_text_is_ascii(example):
     app = game_app(example, ascii=True)
-    assert not_ascii(key_table(app.key_sections()).splitlines()) == {}
+    async with app.run_test(size=(80, 24)):
+        assert not_ascii(key_table(app.game.key_sections()).splitlines()) == {}
 
 
 def looks(app: App, grid: KenKenGrid, region: Region) -> list[tuple[str, bool, bool, bool]]:

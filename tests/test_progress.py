@@ -187,10 +187,10 @@ def test_kaldoku_daily_keeps_the_game_as_daily_and_resumes_it(monkeypatch, tmp_p
     monkeypatch.setattr(app_module, "run", lambda args: built.append(app_module.build_app(args)) or 0)
     assert main(["daily", "--date", "2026-11-23"]) == 0
     first = built[0].game.session
-    built[0].store.close()
+    built[0].services.store.close()
     assert main(["daily", "--date", "2026-11-23"]) == 0
     again = built[1].game.session
-    built[1].store.close()
+    built[1].services.store.close()
     assert again.journal.game_id == first.journal.game_id, "the day's game in progress goes on"
     assert Store(tmp_path).read("SELECT id, daily FROM games") == [(first.journal.game_id, "2026-11-23")]
 
@@ -432,7 +432,7 @@ async def test_the_statistics_screen_charts_the_chosen_kind(tmp_path, monkeypatc
         text = screen_text(app)
         assert "> 4×4 · +−×÷" in text
         assert "4×4 · +−×÷: the last 2 wins, oldest first" in text
-        times = app.store.win_times(GameKind(4))
+        times = app.services.store.win_times(GameKind(4))
         assert times[1] > times[0] and app.screen.query_one(TimeChart).display
         lines = text.splitlines()
         top = next(line for line in lines if clock_text(times[1]) in line)
@@ -452,7 +452,7 @@ async def test_the_statistics_screen_in_ascii(tmp_path, example4, row_sums):
         await pilot.press("s")
         lines = screen_lines(app)
         assert not_ascii(lines) == {}
-        top = clock_text(max(app.store.win_times(GameKind(4))))
+        top = clock_text(max(app.services.store.win_times(GameKind(4))))
         assert any(top in line and "#" in line for line in lines), lines
 
 

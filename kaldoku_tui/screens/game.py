@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
-from typing import TYPE_CHECKING, Iterator, NamedTuple
+from typing import Iterator, NamedTuple
 
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
+from textual.message import Message
 from textual.screen import Screen
 from textual.theme import Theme
 from textual.widgets import Static
@@ -24,10 +25,11 @@ from kaldoku_tui.engine.hints import HintSearch, cage_facts, hint_within
 from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError
 from kaldoku_tui.screens.dialogs import ConfirmDialog, NewGameDialog
-from kaldoku_tui.screens.help import HelpScreen
+from kaldoku_tui.screens.help import HelpScreen, grid_bindings
 from kaldoku_tui.screens.inspector import InspectorScreen
 from kaldoku_tui.screens.settings import SettingsScreen
 from kaldoku_tui.screens.win import WinScreen, sharing
+from kaldoku_tui.services import Services
 from kaldoku_tui.session.game import Session, Update, clock_text
 from kaldoku_tui.session.moves import (AskHint, Check, Fill, Move, Pause, Redo, Restart, Reveal,
                                        Undo)
@@ -36,9 +38,6 @@ from kaldoku_tui.terminal import in_ascii
 from kaldoku_tui.widgets.grid import KenKenGrid, status_lines
 from kaldoku_tui.widgets.keys import KeyBar
 from kaldoku_tui.widgets.title import TitleBar
-
-if TYPE_CHECKING:
-    from kaldoku_tui.app import KaldokuApp
 
 TIP = "?: every key   o: settings (highlight row, column and cage)"
 """The status line as a game starts, unless there is news to tell."""
@@ -62,8 +61,6 @@ class Making(NamedTuple):
 
 class GameScreen(Screen):
     """One game of KenKen at a time."""
-
-    app: KaldokuApp
 
     BINDINGS = [
         Binding("g", "new_game", "New", tooltip="new game: choose size, operators and difficulty"),
@@ -93,9 +90,17 @@ class GameScreen(Screen):
         Binding("q", "quit", "Quit", tooltip="quit (the game is saved)"),
     ]
 
-    def __init__(self, session: Session, *, notice: str | None = None) -> None:
+    class KindChosen(Message):
+        """The player asked for a new game of `kind`: the bank should keep it ready."""
+
+        def __init__(self, kind: GameKind) -> None:
+            super().__init__()
+            self.kind = kind
+
+    def __init__(self, session: Session, services: Services, *, notice: str | None = None) -> None:
         super().__init__()
         self.session = session
+        self.services = services
         self.message = notice or TIP
         self.passing = notice is None
         """Whether the status line says something of this screen's that goes with the
@@ -117,10 +122,11 @@ class GameScreen(Screen):
     # Building.
 
     def compose(self) -> ComposeResult:
-        yield TitleBar(self.app.title, ascii=self.app.ascii)
-        yield KenKenGrid(self.session.board.view(), ascii=self.app.ascii, play=self.play, id="grid")
+        ascii = self.services.ascii
+        yield TitleBar(self.app.title, ascii=ascii)
+        yield KenKenGrid(self.session.board.view(), ascii=ascii, play=self.play, id="grid")
         yield Static(id="status", markup=False)
-        yield KeyBar(ascii=self.app.ascii)
+        yield KeyBar(ascii=ascii)
 
     @property
     def grid(self) -> KenKenGrid:
@@ -143,7 +149,7 @@ class GameScreen(Screen):
 
     def text(self, text: str) -> str:
         """`text` as this terminal shows it (ASCII mode or not)."""
-        return in_ascii(text) if self.app.ascii else text
+        return in_ascii(text) if self.services.ascii else text
 
     # Playing: every key makes its move at once, in the order typed (the grid's too);
     # what changed comes back to be shown.
@@ -214,10 +220,10 @@ class GameScreen(Screen):
         spot = {"game": game, "cell": list(self.cursor)}
         if game is not None and not self.session.over and spot != self.kept_cursor:
             self.kept_cursor = spot
-            self.app.store.save_settings({CURSOR_KEY: spot})
+            self.services.store.save_settings({CURSOR_KEY: spot})
 
     def restore_cursor(self) -> None:
-        spot = self.app.store.settings().get(CURSOR_KEY)
+        spot = self.services.store.settings().get(CURSOR_KEY)
         game = getattr(self.session.journal, "game_id", None)
         if not isinstance(spot, dict) or game is None or spot.get("game") != game:
             return
@@ -267,7 +273,7 @@ class GameScreen(Screen):
             self.message = self.text(message)
             self.page = 0
         notes = " NOTES ON " if self.grid.notes_mode else " notes off "
-        bar = "|" if self.app.ascii else "│"
+        bar = "|" if self.services.ascii else "│"
         status = self.query_one("#status", Static)
         status.set_class(self.grid.notes_mode, "-notes")
         room = self.status_room()
@@ -319,7 +325,7 @@ class GameScreen(Screen):
 
     def win(self) -> None:
         session = self.session
-        store = self.app.store
+        store = self.services.store
         record = store.record(session.kind)
         seconds = round(session.elapsed, 1)  # as the store keeps it, so the two times agree
         best = f", best without help {clock_text(record.best)}" if record.best is not None else ""
@@ -329,6 +335,7 @@ class GameScreen(Screen):
         summary = f"{self.text(session.kind.describe())} in {clock_text(seconds)}"
         self.show_status(f"Solved in {clock_text(seconds)}. g: new game")
         self.app.push_screen(WinScreen(summary, f"Help used: {session.help_summary()}", line,
+                                       store=store, ascii=self.services.ascii,
                                        **sharing(session, store)), self.after_win)
 
     def after_win(self, choice: str | None) -> None:
@@ -354,13 +361,14 @@ class GameScreen(Screen):
         return True
 
     def action_new_game(self) -> None:
-        self.app.push_screen(NewGameDialog(self.session.kind), self.start_kind)
+        self.app.push_screen(NewGameDialog(self.session.kind, ascii=self.services.ascii),
+                             self.start_kind)
 
     def start_kind(self, kind: GameKind | None) -> None:
         """Begin a game of `kind`: at once from the bank, else after generating one."""
         if kind is None:
             return
-        puzzle = self.app.bank.take(kind)
+        puzzle = self.services.bank.take(kind)
         if puzzle is not None:
             self.making = None
             self.begin(kind, puzzle)
@@ -369,7 +377,7 @@ class GameScreen(Screen):
             self.show_making()
             self.generate(self.making)
             self.refresh_bindings()
-        self.app.refill_bank(kind)
+        self.post_message(self.KindChosen(kind))
 
     def show_making(self) -> None:
         """Say, once a second, how long the puzzle being made has taken so far."""
@@ -409,7 +417,7 @@ class GameScreen(Screen):
     def begin(self, kind: GameKind, puzzle: Puzzle) -> None:
         """Leave this game (it counts as played if it was) and play `puzzle`."""
         notices = [self.session.leave()]
-        self.session, notice = self.app.new_session(puzzle, kind)
+        self.session, notice = self.services.new_session(puzzle, kind)
         notices.append(notice)
         self.saved_at = 0.0
         grid = self.grid
@@ -439,29 +447,31 @@ class GameScreen(Screen):
 
     def action_inspect(self) -> None:
         facts = cage_facts(self.session.board, self.grid.cursor)
-        self.app.push_screen(InspectorScreen(facts, ascii=self.app.ascii,
+        self.app.push_screen(InspectorScreen(facts, ascii=self.services.ascii,
                                              cage=self.grid.cage_region(facts.cage)))
 
     def action_records(self) -> None:
         # Imported when first opened: its chart library costs 46 ms of every start.
         from kaldoku_tui.screens.records import RecordsScreen
 
-        self.app.push_screen(RecordsScreen(self.app.store.records(), saving=self.app.store.saving))
+        self.app.push_screen(RecordsScreen(self.services.store, self.session.kind,
+                                           ascii=self.services.ascii))
 
     def action_settings(self) -> None:
-        self.app.push_screen(SettingsScreen(self.app.settings), self.change_settings)
+        self.app.push_screen(SettingsScreen(self.services.settings, ascii=self.services.ascii),
+                             self.change_settings)
 
     def change_settings(self, settings: Settings | None) -> None:
-        if settings is None or settings == self.app.settings:
+        if settings is None or settings == self.services.settings:
             return
-        self.app.settings = settings
+        self.services.settings = settings
         self.apply_settings()
-        notice = self.app.store.save_settings(settings.to_dict())
+        notice = self.services.store.save_settings(settings.to_dict())
         self.show_status(notice or "Settings saved.", passing=not notice)
 
     def keep_theme(self, theme: Theme) -> None:
         """Keep a theme picked in the palette for the next games."""
-        self.change_settings(replace(self.app.settings, theme=theme.name))
+        self.change_settings(replace(self.services.settings, theme=theme.name))
 
     def commands(self) -> Iterator[SystemCommand]:
         """The board's actions for the command palette (the screen's own are in the app's)."""
@@ -477,13 +487,21 @@ class GameScreen(Screen):
 
     def apply_settings(self) -> None:
         """Play by the app's settings."""
-        settings = self.app.settings
+        settings = self.services.settings
         self.session.board.auto_clean_notes = settings.auto_clean_notes
         self.grid.highlight_peers = settings.shade_peers
         self.grid.light_numbers = settings.light_numbers
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen(self.app.key_sections()))
+        self.app.push_screen(HelpScreen(self.key_sections(), ascii=self.services.ascii))
+
+    def key_sections(self) -> list[tuple[str, list[Binding]]]:
+        """Every key of the game, in sections, for the help screen."""
+        return [
+            ("On the board", grid_bindings(self.session.board.size)),
+            ("Game", [b for b in self.BINDINGS if isinstance(b, Binding)]),
+            ("Anywhere", [b for b in self.app.BINDINGS if isinstance(b, Binding)]),
+        ]
 
     def action_quit(self) -> None:
         self.app.exit()

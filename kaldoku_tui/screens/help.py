@@ -70,7 +70,8 @@ HELP_TEXT = {
 
 def grid_bindings(size: int) -> list[Binding]:
     """The grid's bindings, with the digit keys of a board of `size` folded into one line."""
-    bindings = [b for b in KenKenGrid.BINDINGS if not b.action.startswith("digit(")]
+    bindings = [b for b in KenKenGrid.BINDINGS
+                if isinstance(b, Binding) and not b.action.startswith("digit(")]
     digits = Binding(",".join(str(d) for d in range(1, size + 1)), "digit",
                      "enter a digit (a note in notes mode)")
     return [*bindings[:4], digits, *bindings[4:]]
@@ -92,8 +93,8 @@ class HelpScreen(ReadingScreen):
 
     BINDINGS = [Binding("escape,q,question_mark,f1", "close", "Close")]
 
-    def __init__(self, sections: list[tuple[str, list[Binding]]]) -> None:
-        super().__init__()
+    def __init__(self, sections: list[tuple[str, list[Binding]]], *, ascii: bool = False) -> None:
+        super().__init__(ascii=ascii)
         self.sections = sections
 
     def compose(self) -> ComposeResult:

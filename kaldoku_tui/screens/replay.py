@@ -75,8 +75,9 @@ class ReplayScreen(Screen):
         Binding("escape,q", "close", "Close"),
     ]
 
-    def __init__(self, saved: SavedGame, frames: list[Frame]) -> None:
+    def __init__(self, saved: SavedGame, frames: list[Frame], *, ascii: bool = False) -> None:
         super().__init__()
+        self.ascii = ascii
         self.saved = saved
         self.frames = frames
         self.at = 0
@@ -87,14 +88,14 @@ class ReplayScreen(Screen):
         """Runs while the replay plays."""
 
     def text(self, text: str) -> str:
-        return in_ascii(text) if self.app.ascii else text
+        return in_ascii(text) if self.ascii else text
 
     def compose(self) -> ComposeResult:
         outcome = f", {shown(str(self.saved.outcome), 40)}" if self.saved.outcome else ""
         yield Static(self.text(f"Replay of game {self.saved.id}: {self.saved.kind.describe()}"
                                f"{outcome} in {clock_text(self.saved.elapsed)}"),
                      id="replay-title", markup=False)
-        grid = KenKenGrid(self.frames[0].view, ascii=self.app.ascii, id="replay-grid")
+        grid = KenKenGrid(self.frames[0].view, ascii=self.ascii, id="replay-grid")
         grid.can_focus = False  # the arrows step the replay
         yield grid
         yield Static(id="replay-status", markup=False)
@@ -181,4 +182,4 @@ class ReplayApp(App):
         self.frames = frames
 
     def get_default_screen(self) -> Screen:
-        return ReplayScreen(self.saved, self.frames)
+        return ReplayScreen(self.saved, self.frames, ascii=self.ascii)

@@ -45,9 +45,13 @@ class WinScreen(ModalScreen[str | None]):
     ]
 
     def __init__(self, summary: str, help_used: str, record: str | None = None, *,
+                 store: Store | None = None, ascii: bool = False,
                  code: str | None = None, result: str | None = None,
                  game_id: int | None = None) -> None:
         super().__init__()
+        self.store = store
+        """Where the game is kept, to replay it."""
+        self.ascii = ascii
         self.summary = summary
         self.help_used = help_used
         self.record = record
@@ -80,7 +84,7 @@ class WinScreen(ModalScreen[str | None]):
         return self.result or self.code
 
     def text(self, text: str) -> str:
-        return in_ascii(text) if self.app.ascii else text
+        return in_ascii(text) if self.ascii else text
 
     def action_choose(self, choice: str | None) -> None:
         self.dismiss(choice)
@@ -95,13 +99,11 @@ class WinScreen(ModalScreen[str | None]):
         """Watch the game again; closing the replay comes back here."""
         from kaldoku_tui.screens.replay import ReplayScreen, replay_frames
 
-        if self.game_id is None:
+        if self.game_id is None or self.store is None:
             return
         try:
-            saved = self.app.store.game(self.game_id)
-            frames = replay_frames(saved) if saved is not None else None
+            saved = self.store.game(self.game_id)
+            if saved is not None:
+                self.app.push_screen(ReplayScreen(saved, replay_frames(saved), ascii=self.ascii))
         except (MoveError, PuzzleError, ValueError) as error:
             self.notify(f"This game cannot be replayed: {error}", severity="warning")
-            return
-        if frames is not None:
-            self.app.push_screen(ReplayScreen(saved, frames))

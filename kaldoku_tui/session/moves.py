@@ -89,7 +89,7 @@ class DigitMove(CellMove):
     @classmethod
     def read(cls, record: Mapping[str, Any], states: States) -> DigitMove:
         cell, digit = read_cell(record), record.get("digit")
-        if not whole(digit):
+        if not isinstance(digit, int) or not whole(digit):
             raise MoveError(f"a {cls.name} move without its digit")
         return cls(cell, digit, states=states)
 
