@@ -19,16 +19,17 @@ from textual.worker import get_current_worker
 from kaldoku_tui.bank import STARTING_KINDS, Bank, make_puzzle
 from kaldoku_tui.config import AppConfig
 from kaldoku_tui.engine.codes import share_code
-from kaldoku_tui.engine.daily import daily_kind, daily_of, daily_puzzle, utc_day
+from kaldoku_tui.engine.daily import daily_kind, daily_puzzle, utc_day
 from kaldoku_tui.engine.generator import generate
 from kaldoku_tui.engine.kinds import DEFAULT_KIND, GameKind
 from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError
 from kaldoku_tui.screens.dialogs import Palette
 from kaldoku_tui.screens.game import GameScreen
+from kaldoku_tui.screens.win import WinScreen
 from kaldoku_tui.services import Services
 from kaldoku_tui.session.game import MoveError, Session
 from kaldoku_tui.session.settings import Settings
-from kaldoku_tui.session.store import Store
+from kaldoku_tui.session.store import GameDamaged, StoreError
 from kaldoku_tui.terminal_input import INPUT_DRIVER
 from kaldoku_tui.widgets.grid import GRID_CSS
 
@@ -144,6 +145,23 @@ class KaldokuApp(App, inherit_bindings=False):
                            stop=lambda: worker.is_cancelled or self.typing())
             self.bank_wanted = self.bank_wanted or self.typing()
 
+    @work(thread=True, group="pdf", exit_on_error=False)
+    def deliver_pdf(self, puzzle: Puzzle) -> None:
+        """Offer `puzzle` as a printable PDF, its answer on the next page, for the browser
+        to download (`kaldoku web`; at a terminal, `kaldoku print --pdf` writes one)."""
+        from io import BytesIO
+
+        from kaldoku_tui.printing import sheet, write_booklet
+
+        pdf = BytesIO()
+        write_booklet([sheet(puzzle, "kaldoku")], pdf)
+        pdf.seek(0)
+        self.call_from_thread(self.deliver_binary, pdf, save_filename=f"kaldoku-{share_code(puzzle)}.pdf",
+                              mime_type="application/pdf")
+
+    def on_win_screen_pdf_wanted(self, message: WinScreen.PdfWanted) -> None:
+        self.deliver_pdf(message.puzzle)
+
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         # No "Screenshot": a player on a shared server must not write files there.
         # No "Keys": the help screen lists every key, in ASCII when asked.
@@ -168,6 +186,9 @@ class KaldokuApp(App, inherit_bindings=False):
                                 game.action_records)
             yield SystemCommand("Share code", "The code that names this puzzle: kaldoku CODE plays it",
                                 lambda: game.show_status(f"Share code: {share_code(game.session.puzzle)}"))
+            if self.is_web:
+                yield SystemCommand("Download PDF", "This puzzle to print, its answer on page 2",
+                                    lambda: self.deliver_pdf(game.session.puzzle))
             yield SystemCommand("Settings", "Notes clean-up, shading", game.action_settings)
             yield SystemCommand("Help", "Every key of the game", game.action_help)
 
@@ -201,7 +222,7 @@ def build_app(config: AppConfig) -> KaldokuApp:
     from another kaldoku that has it open (that one stops saving it)."""
     from kaldoku_tui.arguments import UsageError, read_puzzle_arg
     from kaldoku_tui.session.legacy import import_legacy
-    from kaldoku_tui.session.store import UnsafeDirectory, data_dir
+    from kaldoku_tui.session.store import StoreError, open_store, player_id, store_location
 
     if config.puzzle is not None and config.chosen:
         raise UsageError("give a PUZZLE or --size/--seed/--ops/--difficulty, not both")
@@ -213,8 +234,8 @@ def build_app(config: AppConfig) -> KaldokuApp:
         puzzle = ensure_solution(read_puzzle_arg(config.puzzle)[0])
         kind = GameKind.of(puzzle)
     try:
-        store = Store(data_dir(config.data_dir))
-    except UnsafeDirectory as error:
+        store = open_store(store_location(config.store, config.data_dir), player_id(config.player))
+    except StoreError as error:
         raise UsageError(str(error)) from None
     notices: list[str | None] = [*store.notices, *import_legacy(store)]
     services = Services(store, Bank(store), Settings.from_dict(store.settings()), config.ascii)
@@ -246,22 +267,25 @@ def resume(services: Services, notices: list[str | None],
     this process; None when there is none. Games that cannot be resumed are set aside
     with a notice."""
     store = services.store
-    for saved in store.open_games():
-        if isinstance(saved, tuple):
-            notices.append(store.set_game_aside(*saved))
-            continue
-        if daily is not None and daily_of(saved.puzzle) != daily:
+    for found in store.open_games():
+        if daily is not None and found.daily != daily:
             continue
         try:
+            resumed = store.resume(found.id)
+            saved = resumed.game
             session = Session.resume(saved.puzzle, saved.moves, saved.kind, now=services.now,
                                      elapsed=saved.elapsed,
                                      auto_clean_notes=services.settings.auto_clean_notes)
-        except (MoveError, PuzzleError) as error:
-            notices.append(store.set_game_aside(saved.id, str(error)[:200]))
+        except GameDamaged as error:
+            notices.append(store.set_game_aside(found.id, str(error)))
             continue
-        journal, notice = store.take(saved)
-        session.journal = journal
-        notices.append(notice or "Resumed your game.")
+        except (MoveError, PuzzleError) as error:
+            notices.append(store.set_game_aside(found.id, str(error)[:200]))
+            continue
+        except StoreError:
+            continue  # Ended or taken by another kaldoku since it was listed.
+        session.journal = resumed.journal
+        notices.append(resumed.notice or "Resumed your game.")
         return session
     return None
 

@@ -14,7 +14,7 @@ from datetime import date
 from typing import NoReturn, Sequence
 
 from kaldoku_tui import __version__
-from kaldoku_tui.arguments import UsageError, read_puzzle_arg
+from kaldoku_tui.arguments import UsageError, read_puzzle_arg, stream_puzzle_arg
 from kaldoku_tui.config import AppConfig
 from kaldoku_tui.engine.kinds import DEFAULT_KIND, HIDDEN_OPS, LEVELS, MAX_SIZE, MIN_SIZE, OP_SETS, GameKind
 from kaldoku_tui.engine.formats import FORMATS
@@ -23,7 +23,7 @@ from kaldoku_tui.terminal import shown
 
 EXIT_OK, EXIT_NOT_UNIQUE, EXIT_BAD_INPUT = 0, 1, 2
 COMMANDS = ("generate", "solve", "check", "grade", "daily", "print", "stats", "history", "replay",
-            "export")
+            "export", "web")
 ERROR_LIMIT = 300
 """Characters of an error line at most: a value quoted in it is cut."""
 
@@ -76,6 +76,13 @@ def _date(text: str) -> date:
         raise argparse.ArgumentTypeError(f"date {text}: {exc}") from None
 
 
+def _port(text: str) -> int:
+    port = _whole_number(text, "port")
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"port must be 0 to 65535, not {port}")
+    return port
+
+
 def _game_id(text: str) -> int:
     if not re.fullmatch(r"\d{1,18}", text) or int(text) < 1:
         raise argparse.ArgumentTypeError(f"a game ID is a whole number from 1 (kaldoku history lists them), "
@@ -91,6 +98,17 @@ def _add_display_options(parser: argparse.ArgumentParser) -> None:
         help="force the colour depth (COLORTERM is seldom forwarded over SSH)",
     )
     parser.add_argument("--data-dir", metavar="DIR", help="where saves and stats live (or KALDOKU_HOME)")
+    _add_store_options(parser)
+
+
+def _add_store_options(parser: argparse.ArgumentParser) -> None:
+    """The options of every command that reads the store: whose games, and which store."""
+    parser.add_argument("--player", metavar="NAME", default=os.environ.get("KALDOKU_PLAYER"),
+                        help="play as NAME, with their own games, records and settings "
+                        "(or KALDOKU_PLAYER; the local player by default)")
+    parser.add_argument("--store", metavar="URL", default=os.environ.get("KALDOKU_STORE"),
+                        help="keep the games in this PostgreSQL database (postgresql://...) "
+                        "instead of the data directory (or KALDOKU_STORE)")
 
 
 def game_parser() -> argparse.ArgumentParser:
@@ -100,7 +118,7 @@ def game_parser() -> argparse.ArgumentParser:
         description="KenKen in the terminal. With no arguments, resume the game in "
         "progress or start a new one.",
         epilog="Other commands: kaldoku daily | generate | solve | check | grade | print | stats "
-        "| history | replay | export (each has --help).",
+        "| history | replay | export | web (each has --help).",
     )
     parser.add_argument(
         "puzzle", nargs="?", metavar="PUZZLE",
@@ -164,10 +182,12 @@ def command_parser() -> argparse.ArgumentParser:
     stats = sub.add_parser("stats", help="print the player's records per kind of game and daily streaks")
     stats.add_argument("--json", action="store_true", help="as one JSON object")
     stats.add_argument("--data-dir", metavar="DIR", help="where the games are kept")
+    _add_store_options(stats)
 
     history = sub.add_parser("history", help="list the games played, the last begun first")
     history.add_argument("--count", type=_count, help="only the last COUNT games")
     history.add_argument("--data-dir", metavar="DIR", help="where the games are kept")
+    _add_store_options(history)
 
     replay = sub.add_parser("replay", help="watch a past game's moves again")
     replay.add_argument("id", type=_game_id, metavar="ID", help="the game's ID (kaldoku history)")
@@ -181,6 +201,14 @@ def command_parser() -> argparse.ArgumentParser:
                       help="JSON, a Keen game ID, the typed layout (text) or a share code")
     what.add_argument("--moves", action="store_true", help="the game's moves instead, as JSON Lines")
     export.add_argument("--data-dir", metavar="DIR", help="where the games are kept")
+    _add_store_options(export)
+
+    served = sub.add_parser("web", help="serve the game to a browser tab (each tab its own game process)")
+    served.add_argument("--host", default="127.0.0.1",
+                        help="address to listen on (default 127.0.0.1: this machine only)")
+    served.add_argument("--port", type=_port, default=8000, help="port to listen on (0: any free one)")
+    served.add_argument("--data-dir", metavar="DIR", help="where the games are kept")
+    _add_store_options(served)
     return parser
 
 
@@ -208,7 +236,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     from kaldoku_tui.engine.solver import solve
 
     status = EXIT_OK
-    for i, puzzle in enumerate(read_puzzle_arg(args.puzzle)):
+    for i, puzzle in enumerate(stream_puzzle_arg(args.puzzle)):
         found = solve(puzzle, limit=2)
         if len(found) != 1:
             status = EXIT_NOT_UNIQUE
@@ -229,7 +257,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     from kaldoku_tui.engine.solver import solve
 
     status = EXIT_OK
-    for puzzle in read_puzzle_arg(args.puzzle):
+    for puzzle in stream_puzzle_arg(args.puzzle):
         found = solve(puzzle, limit=2)
         cages = f"{len(puzzle.cages)} cage{'s' if len(puzzle.cages) != 1 else ''}"
         print(f"{puzzle.size}×{puzzle.size}, {cages}: valid, {_how_many(found)}")
@@ -244,7 +272,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
     from kaldoku_tui.engine.techniques import grade
 
     status = EXIT_OK
-    for puzzle in read_puzzle_arg(args.puzzle):
+    for puzzle in stream_puzzle_arg(args.puzzle):
         found = solve(puzzle, limit=2)
         if len(found) != 1:
             status = EXIT_NOT_UNIQUE
@@ -339,14 +367,15 @@ class _progress:
             self.bar.stop()
 
 
-def _store(data_dir_arg: str | None):
-    """The player's store, its notices told on stderr; UsageError for an unsafe directory."""
+def _store(args: argparse.Namespace):
+    """The player's store, its notices told on stderr; UsageError for an unsafe directory,
+    a player name no player can have or a store that cannot be reached."""
     from kaldoku_tui.session.legacy import import_legacy
-    from kaldoku_tui.session.store import Store, UnsafeDirectory, data_dir
+    from kaldoku_tui.session.store import StoreError, open_store, player_id, store_location
 
     try:
-        store = Store(data_dir(data_dir_arg))
-    except UnsafeDirectory as error:
+        store = open_store(store_location(args.store, args.data_dir), player_id(args.player))
+    except StoreError as error:
         raise UsageError(str(error)) from None
     for notice in store.notices + import_legacy(store):
         print(f"kaldoku: {shown(notice, ERROR_LIMIT)}", file=sys.stderr)
@@ -357,9 +386,9 @@ def cmd_stats(args: argparse.Namespace) -> int:
     """Print the records: played, won, won without help, best and median time per kind;
     and the streaks of days with the daily puzzle won."""
     from kaldoku_tui.engine.daily import utc_day
-    from kaldoku_tui.session.store import records_table, streak_text
+    from kaldoku_tui.session.reports import records_table, streak_text
 
-    store = _store(args.data_dir)
+    store = _store(args)
     records, streaks = store.records(), store.streaks(utc_day())
     store.close()
     if args.json:
@@ -379,28 +408,47 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 def cmd_history(args: argparse.Namespace) -> int:
     """List the games played: ID, date, kind, outcome, time and share code."""
-    from kaldoku_tui.session.store import history_table
+    from kaldoku_tui.session.reports import history_table
+    from kaldoku_tui.session.store import StoreError
 
-    store = _store(args.data_dir)
-    games = store.history(args.count)
-    store.close()
-    print(history_table(games) if games else "No game played yet.")
+    store = _store(args)
+    try:
+        # A page at a time: the first lines show at once however many games there are.
+        shown_so_far, page = 0, HISTORY_PAGE if args.count is None else args.count
+        while games := store.history(page, shown_so_far):
+            table = history_table(games).split("\n")
+            print("\n".join(table if not shown_so_far else table[1:]), flush=True)
+            shown_so_far += len(games)
+            if args.count is not None or len(games) < page:
+                break
+    except StoreError as error:
+        raise UsageError(f"the games cannot be read: {error}") from None
+    finally:
+        store.close()
+    if not shown_so_far:
+        print("No game played yet.")
     return EXIT_OK
+
+
+HISTORY_PAGE = 500
+"""Games `kaldoku history` reads and prints at a time."""
 
 
 def _stored_game(store, game_id: int | None):
     """Game `game_id` (the game in progress when None) from `store`; UsageError when
     there is none or it cannot be read."""
-    from kaldoku_tui.session.store import SavedGame
+    from kaldoku_tui.session.store import StoreError
 
     if game_id is None:
-        for saved in store.open_games():
-            if isinstance(saved, SavedGame):
-                return saved
+        for found in store.open_games():
+            try:
+                return store.game(found.id)
+            except StoreError:
+                continue
         raise UsageError("no game in progress: give a game ID (kaldoku history lists them)")
     try:
         saved = store.game(game_id)
-    except (PuzzleError, ValueError, TypeError, RecursionError) as error:
+    except StoreError as error:
         raise UsageError(f"game {game_id} cannot be read: {str(error)[:200]}") from None
     if saved is None:
         raise UsageError(f"no game {game_id} (kaldoku history lists them)")
@@ -413,7 +461,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from kaldoku_tui.session.game import MoveError
     from kaldoku_tui.terminal import apply_colors, use_ascii
 
-    store = _store(args.data_dir)
+    store = _store(args)
     saved = _stored_game(store, args.id)
     store.close()
     try:
@@ -440,21 +488,50 @@ def exported(puzzle: Puzzle, form: str) -> str:
 
 def cmd_export(args: argparse.Namespace) -> int:
     """Print the puzzle of the game in progress (or game ID), or its moves as JSON Lines."""
-    store = _store(args.data_dir)
-    saved = _stored_game(store, args.id)
-    if args.moves:
-        for line in store.move_log(saved.id):
-            print(json.dumps(line))  # \u escapes: nothing in a record reaches the terminal raw
-    else:
-        print(exported(saved.puzzle, args.format), end="")
-    store.close()
+    from kaldoku_tui.session.store import StoreError
+
+    store = _store(args)
+    try:
+        if args.moves:
+            # The moves as stored, a damaged one as {"move": null} in its place.
+            game_id = args.id if args.id is not None else _stored_game(store, None).id
+            log = store.move_log(game_id)
+            if log is None:
+                raise UsageError(f"no game {game_id} (kaldoku history lists them)")
+            for line in log:
+                print(json.dumps(line))  # \u escapes: nothing in a record reaches the terminal raw
+        else:
+            print(exported(_stored_game(store, args.id).puzzle, args.format), end="")
+    except StoreError as error:
+        raise UsageError(f"the moves cannot be read: {error}") from None
+    finally:
+        store.close()
+    return EXIT_OK
+
+
+def cmd_web(args: argparse.Namespace) -> int:
+    """Serve the game to browser tabs until Ctrl+C; the address printed carries the token."""
+    from pathlib import Path
+
+    from kaldoku_tui.web import WebConfig, serve
+
+    _store(args).close()  # an unsafe or unusable store is said now, once
+    game_args: tuple[str, ...] = ("--data-dir", str(Path(args.data_dir).resolve())) if args.data_dir else ()
+    if args.store:
+        game_args += ("--store", args.store)
+    if args.player:
+        game_args += ("--player", args.player)
+    try:
+        serve(WebConfig(host=args.host, port=args.port, game_args=game_args))
+    except OSError as exc:
+        raise UsageError(f"cannot listen on {args.host} port {args.port}: {exc.strerror or exc}") from None
     return EXIT_OK
 
 
 HANDLERS = {
     "generate": cmd_generate, "solve": cmd_solve, "check": cmd_check, "grade": cmd_grade,
     "daily": cmd_daily, "print": cmd_print,
-    "stats": cmd_stats, "history": cmd_history, "replay": cmd_replay, "export": cmd_export,
+    "stats": cmd_stats, "history": cmd_history, "replay": cmd_replay, "export": cmd_export, "web": cmd_web,
 }
 
 
@@ -464,11 +541,13 @@ def app_config(args: argparse.Namespace, daily: date | None = None) -> AppConfig
     from kaldoku_tui.terminal import use_ascii
 
     return AppConfig(
-        data_dir=args.data_dir, ascii=use_ascii(args.ascii), colors=args.colors,
+        data_dir=args.data_dir, store=args.store, player=args.player,
+        ascii=use_ascii(args.ascii), colors=args.colors,
         puzzle=getattr(args, "puzzle", None), size=getattr(args, "size", None),
         seed=getattr(args, "seed", None), ops=getattr(args, "ops", None),
         difficulty=getattr(args, "difficulty", None), daily=daily,
-        terminal_input=sys.stdin.isatty() and "TEXTUAL_DRIVER" not in os.environ,
+        terminal_input=(sys.stdin.isatty() and sys.stdout.isatty()
+                        and "TEXTUAL_DRIVER" not in os.environ),
     )
 
 

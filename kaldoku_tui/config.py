@@ -15,6 +15,10 @@ class AppConfig:
 
     data_dir: str | Path | None = None
     """The data directory of the store (None: KALDOKU_HOME, else the platform's)."""
+    store: str | None = None
+    """A store's URL (postgresql://...) instead of the data directory."""
+    player: str | None = None
+    """Whose games, settings and records (None: the local player)."""
     ascii: bool = False
     """Draw with ASCII characters only (asked for, or the terminal cannot draw boxes)."""
     colors: str = "auto"

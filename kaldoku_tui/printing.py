@@ -9,7 +9,7 @@ title, level and share code, and the answers twelve to a page at the back.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import BinaryIO, Sequence
 
 from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.engine.puzzle import Grid, Puzzle
@@ -49,13 +49,17 @@ def sheet(puzzle: Puzzle, title: str) -> Sheet:
     """The sheet of `puzzle` under `title`, with its solution and its level found when
     it does not carry them; a puzzle without exactly one solution says so instead."""
     from kaldoku_tui.engine.codes import share_code
+    from kaldoku_tui.engine.fillings import CageTooLarge
     from kaldoku_tui.engine.solver import solve
     from kaldoku_tui.engine.techniques import grade
 
     found = [puzzle.solution] if puzzle.solution else solve(puzzle, limit=2)
     level = GameKind.of(puzzle).known_level  # a file may claim any text: an escape sequence
     if level is None and len(found) == 1:
-        level = grade(puzzle).level
+        try:
+            level = grade(puzzle).level
+        except CageTooLarge:
+            pass  # a cage too large to reason about: printed without its level
     if found and puzzle.solution is None:
         puzzle = puzzle.with_solution(found[0])
     kind = f"{puzzle.size}×{puzzle.size}" + (f" {level}" if level else "")
@@ -123,9 +127,10 @@ PDF_OPS = str.maketrans({"−": "-"})
 """The PDF's built-in fonts have × and ÷ but no minus sign."""
 
 
-def write_booklet(sheets: Sequence[Sheet], path: str, title: str = "kaldoku") -> None:
-    """A PDF booklet of the sheets: the puzzles six to an A4 page, each headed by its
-    title, level and share code, then the answers twelve to a page."""
+def write_booklet(sheets: Sequence[Sheet], path: str | BinaryIO, title: str = "kaldoku") -> None:
+    """A PDF booklet of the sheets, written to `path` (a file name or a binary file): the
+    puzzles six to an A4 page, each headed by its title, level and share code, then the
+    answers twelve to a page."""
     from fpdf import FPDF
 
     pdf = FPDF(unit="mm", format="A4")

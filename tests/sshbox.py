@@ -130,6 +130,11 @@ class Terminal:
         for key in keys:
             self.tmux("send-keys", "-t", "t", key)
 
+    def paste(self, data: bytes, bracketed: bool = False) -> None:
+        """Send `data` as one paste: unbracketed, the program reads it as typed keys."""
+        subprocess.run(["tmux", "-L", self.socket, "load-buffer", "-b", "p", "-"], input=data, check=True)
+        self.tmux("paste-buffer", "-d", "-r", "-b", "p", "-t", "t", *(["-p"] if bracketed else []))
+
     def pane_pid(self) -> int:
         return int(self.tmux("display-message", "-p", "-t", "t", "#{pane_pid}").strip())
 
@@ -146,6 +151,29 @@ MOVES = ("1", "l", "2", "j", "n", "3", "n")
 """r1c1 = 1, r1c2 = 2, a pencil note 3 in r2c2, notes mode off again."""
 MOVES_ON_SCREEN = "   1   │   2   ┃"
 """The first row of KEEN_4 after MOVES, at 80×24."""
+
+
+def usage(pid: int) -> tuple[float, int]:
+    """CPU seconds (user and system) and resident memory in KB of process `pid` (Linux)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    status = Path(f"/proc/{pid}/status").read_text()
+    return cpu, int(status.split("VmRSS:")[1].split()[0])
+
+
+def settled(pid: int, window: float = 0.5, timeout: float = 30.0) -> float | None:
+    """The CPU seconds process `pid` has used, once it used under a tenth of a core over
+    `window` seconds; None if it has not settled within `timeout` seconds."""
+    readings = [(time.monotonic(), usage(pid)[0])]
+
+    def quiet() -> tuple[float] | None:
+        now, cpu = time.monotonic(), usage(pid)[0]
+        readings.append((now, cpu))
+        before = [c for t, c in readings if t <= now - window]
+        return (cpu,) if before and cpu - before[-1] < 0.1 * window else None
+
+    found = wait_for(quiet, timeout=timeout)
+    return found[0] if found else None
 
 
 def saved_board(home: Path) -> dict | None:

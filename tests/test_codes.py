@@ -44,13 +44,19 @@ def assert_round_trip(puzzle: Puzzle) -> str:
     [(4, "all", None), (5, "addmul", None), (4, "mul", None),
      (4, "all", "normal"), (5, "addmul", "easy"), (3, "mul", "easy"), (5, "all", "hard")],
 )
-def test_generated_puzzles_round_trip_in_the_seed_form(size, ops, level):
+def test_generated_puzzles_round_trip_in_the_puzzle_form_with_their_kind(size, ops, level):
     puzzle = generate(size, seed=1234, ops=ops, level=level)
     code = assert_round_trip(puzzle)
-    assert code.startswith(f"kg{GENERATOR_EDITION}-")
-    assert len(code) <= 16
+    assert code.startswith("kp2-")
     back = read_code(code)
-    assert (back.meta["seed"], back.meta["ops"], back.meta.get("difficulty")) == (1234, ops, level)
+    assert (back.meta["ops"], back.meta.get("difficulty")) == (ops, level)
+    assert GameKind.of(back) == GameKind.of(puzzle)
+
+
+def test_a_kp1_code_of_kaldoku_0_2_still_opens_its_puzzle():
+    """kaldoku 0.2 gave this code for the Keen example (no kind known): kp1 reads as before."""
+    assert read_code("kp1-1v3081qdvphba") == read_keen(EXAMPLE_ID).with_solution(EXAMPLE_SOLUTION)
+    assert share_code(read_keen(EXAMPLE_ID)) == "kp1-1v3081qdvphba"
 
 
 def test_a_large_seed_and_upper_case_and_look_alike_letters_read_the_same():
@@ -98,19 +104,12 @@ def test_the_piece_string_of_the_article_round_trips(puzzle_dir):
     assert_round_trip(puzzle)
 
 
-def test_a_puzzle_with_a_seed_it_was_not_made_from_uses_the_puzzle_form():
-    puzzle = read_keen(EXAMPLE_ID)
-    assert share_code(puzzle).startswith("kp")
-    generated = generate(4, seed=5)
-    assert puzzle_code(generated).startswith("kp")
-    assert read_code(puzzle_code(generated)) == generated
-
-
-def test_a_code_of_another_generator_edition_is_refused():
-    code = share_code(generate(4, seed=8))
-    other = code.replace(f"kg{GENERATOR_EDITION}-", f"kg{GENERATOR_EDITION + 1}-")
-    with pytest.raises(PuzzleError, match="newer kaldoku whose generator makes other puzzles"):
-        read_code(other)
+def test_a_code_of_another_generator_edition_is_refused_saying_how_to_get_the_puzzle():
+    code = _seed_code(generate(4, seed=8), 8, "all", None)
+    for edition in (GENERATOR_EDITION - 1, GENERATOR_EDITION + 1):
+        other = code.replace(f"kg{GENERATOR_EDITION}-", f"kg{edition}-")
+        with pytest.raises(PuzzleError, match="makes other puzzles now: ask its sender for the kp code"):
+            read_code(other)
 
 
 def test_a_seed_code_that_regenerates_another_puzzle_is_refused():
@@ -122,12 +121,13 @@ def test_a_seed_code_that_regenerates_another_puzzle_is_refused():
         read_code(_seed_code(other, 9, "all", None))
 
 
-def test_a_puzzle_its_seed_no_longer_makes_is_shared_in_the_puzzle_form():
+def test_a_code_carries_the_puzzle_whatever_its_seed_says():
     """A puzzle saved by an older generator edition keeps its old seed in its meta."""
     puzzle = generate(4, seed=8)
     other = Puzzle(4, puzzle.cages, puzzle.solution, {**puzzle.meta, "seed": 9})
     code = share_code(other)
     assert code.startswith("kp") and read_code(code) == other
+    assert share_code(puzzle) == share_code(other) == puzzle_code(puzzle)
 
 
 def test_a_mistyped_puzzle_code_fails_its_check():
@@ -149,6 +149,7 @@ def test_a_mistyped_puzzle_code_fails_its_check():
         ("kg1-", "not a share code"),
         ("kx1-abc", "unknown form"),
         ("kp9-abc", "packing version 9"),
+        ("kp2-0", "fails its check"),
         ("kp1-abcu", "not a code digit"),
         ("kp1-" + "z" * 300, "too long"),
         ("kp1-0", "fails its check"),
@@ -175,16 +176,12 @@ def test_the_generator_still_makes_the_puzzles_of_this_edition():
     assert digest == "461e2bf889b7", "the generator changed: bump GENERATOR_EDITION"
 
 
-def test_a_seed_code_of_a_kind_no_longer_offered_still_opens_its_puzzle():
-    kind = GameKind(5, "all", "unreasonable")
-    assert kind.retired and not kind.offered
-    puzzle = generate(5, seed=3, level="unreasonable", retired=True)
-    given_before = _seed_code(puzzle, 3, "all", "unreasonable")  # what share_code gave then
+def test_a_seed_code_of_this_edition_still_opens_its_puzzle():
+    puzzle = generate(5, seed=3, level="hard")
+    given_before = _seed_code(puzzle, 3, "all", "hard")  # what share_code gave then
     assert given_before.startswith(f"kg{GENERATOR_EDITION}-")
     assert read_code(given_before) == puzzle
-    assert read_code(given_before).meta["difficulty"] == "unreasonable"
-    now = share_code(puzzle)
-    assert now.startswith("kp") and read_code(now) == puzzle
+    assert read_code(given_before).meta["difficulty"] == "hard"
 
 
 # --- The command line --------------------------------------------------------------

@@ -12,8 +12,10 @@ from pathlib import Path
 import pytest
 
 from kaldoku_tui.cli import main
-from kaldoku_tui.engine.codes import share_code
+from kaldoku_tui.engine.codes import GENERATOR_EDITION, _seed_code, fingerprint, read_code, share_code
 from kaldoku_tui.engine.daily import (
+    PINNED_FIRST,
+    PINNED_LAST,
     SCHEDULE,
     Streaks,
     daily_kind,
@@ -74,7 +76,57 @@ def test_the_puzzle_is_of_its_weekday_kind(offset):
     puzzle, kind = daily_puzzle(day), daily_kind(day)
     assert (puzzle.size, puzzle.meta["ops"], puzzle.meta["difficulty"]) == (kind.size, kind.ops, kind.level)
     assert grade(puzzle).level == kind.level
-    assert share_code(puzzle).startswith("kg")
+    assert share_code(puzzle).startswith("kp2-")
+
+
+PINNED = {
+    "2026-01-01": "kp2-a7979vjfwvg3geam2aaybsyqbffenpvdyyvfqf6mq1",
+    "2026-11-23": "kp2-cxbhyyjzspthen",
+    "2026-11-28": "kp2-5hyqrgkqknfz2cdv3tzke0dsm7tjh01egjszchdyqtjpeztzddmpqaxv7xbqyzp6yxy2z",
+    "2026-11-30": "kp2-8jn2x253zpx6sdd",
+    "2026-12-05": "kp2-7x3svsd6y4w7m4rnefd2fwg7rvgba5hwgnhwqhn7qzxqefzxz9ajtqdvenxvqfdtpneeh",
+    "2027-06-15": "kp2-hrpkkyb4kx7znaxqe2de",
+    "2028-02-29": "kp2-19e8c36fqen6xvsjnxxa9y",
+    "2030-12-31": "kp2-1as7q18pfm2qqzned9anv",
+}
+"""Days and their puzzles as kaldoku gave them on 2026-11-26 (generator edition 7): a
+day's puzzle never changes, whatever the generator becomes."""
+
+
+@pytest.mark.parametrize("day", PINNED)
+def test_a_pinned_day_keeps_its_exact_puzzle(day):
+    puzzle, kept = daily_puzzle(date.fromisoformat(day)), read_code(PINNED[day])
+    assert (puzzle.cages, puzzle.solution) == (kept.cages, kept.solution)
+    assert share_code(puzzle) == PINNED[day]
+
+
+def test_every_pinned_day_holds_a_puzzle_of_its_weekday_kind():
+    from test_generator import count_by_backtracking
+
+    day, checked = PINNED_FIRST, 0
+    while day <= PINNED_LAST:
+        puzzle, kind = daily_puzzle(day), daily_kind(day)
+        assert (puzzle.size, puzzle.meta["ops"], puzzle.meta["difficulty"]) == (kind.size, kind.ops, kind.level)
+        if day.toordinal() % 97 == 0 and kind.size <= 6:  # a sample, counted by the tests' own solver
+            assert count_by_backtracking(puzzle) == [puzzle.solution]
+            assert grade(puzzle).level == kind.level
+            checked += 1
+        day += timedelta(days=1)
+    assert checked >= 5
+
+
+def test_a_seed_code_an_older_kaldoku_gave_for_a_daily_still_opens_it():
+    day = date(2026, 11, 28)
+    puzzle = daily_puzzle(day)
+    given = _seed_code(puzzle, daily_seed(day), "all", "unreasonable").replace(f"kg{GENERATOR_EDITION}-", "kg7-")
+    assert given.startswith("kg7-")
+    assert read_code(given) == puzzle and fingerprint(read_code(given)) == fingerprint(puzzle)
+
+
+def test_a_day_past_the_pinned_ones_is_made_the_same_for_everyone():
+    day = PINNED_LAST + timedelta(days=3)
+    assert daily_puzzle(day) == daily_puzzle(day)
+    assert daily_puzzle(day).meta["daily"] == day.isoformat()
 
 
 def test_today_is_the_utc_date_whatever_the_players_time_zone():

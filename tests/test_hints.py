@@ -20,7 +20,7 @@ from kaldoku_tui.screens.inspector import InspectorScreen, facts_text
 from kaldoku_tui.screens.win import WinScreen
 from kaldoku_tui.widgets.grid import KenKenGrid
 
-from conftest import EXAMPLE_SOLUTION, KEEN_IDS, game_app
+from conftest import EXAMPLE_SOLUTION, KEEN_IDS, game_app, workers_done
 
 
 def test_a_wrong_digit_comes_first_then_where_then_it_is_cleared(example):
@@ -180,7 +180,7 @@ def style_at(app, cell):
 async def press_hint(pilot, *keys):
     """Press the hint key (or these keys) and wait for the hint, looked for in a worker."""
     await pilot.press(*(keys or ("t",)))
-    await pilot.app.workers.wait_for_complete()
+    await workers_done(pilot.app)
     await pilot.pause()
 
 
@@ -261,7 +261,7 @@ async def test_keys_typed_in_one_burst_count_in_their_order(example, tmp_path):
         for key, char in [("right", None), ("3", "3"), ("t", "t")]:
             app.post_message(events.Key(key, char))
         await pilot.pause()
-        await app.workers.wait_for_complete()
+        await workers_done(app)
         await pilot.pause()
         assert app.game.session.board.digit((0, 1)) == 3
         assert "mistake" in app.game.message  # r1c2 is 2
@@ -301,7 +301,7 @@ async def test_a_slow_hint_leaves_the_game_playable_and_is_dropped_if_the_board_
         await pilot.press("2")
         assert app.game.session.board.digit((0, 1)) == 2
         release.set()
-        await app.workers.wait_for_complete()
+        await workers_done(app)
         await pilot.pause()
         assert app.game.session.hint.hint is None, "found for a board that has changed since: dropped"
         assert "Looking for a hint" not in app.game.message

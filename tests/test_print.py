@@ -145,3 +145,17 @@ def test_print_and_daily_json_import_neither_textual_nor_rich(tmp_path):
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1] == "[]"
+
+
+@pytest.mark.parametrize("name", ["merged16.json", "hostile_cage_17.json"])
+def test_print_prints_what_solve_and_check_accept(capsys, tmp_path, puzzle_dir, name):
+    """A cage too large to grade ("too many ways to be filled") left print refusing a
+    puzzle that check and solve accept: it prints, without a level."""
+    path = str(puzzle_dir / name)
+    assert main(["check", path]) in (0, 1) and main(["solve", path]) in (0, 1)
+    capsys.readouterr()
+    assert main(["print", path, "--solution"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Puzzle 1 · 9×9 · kp1-") and "\nAnswers\n" in out
+    assert main(["print", path, "--pdf", str(tmp_path / "b.pdf")]) == 0
+    assert "Puzzle 1" in pdf_pages(tmp_path / "b.pdf")[0]

@@ -10,7 +10,7 @@ from kaldoku_tui.app import ensure_solution
 from kaldoku_tui.engine.formats import read_keen
 from kaldoku_tui.engine.kinds import GameKind
 
-from conftest import KEEN_IDS, game_app
+from conftest import KEEN_IDS, game_app, workers_done
 
 
 def keen(size: int):
@@ -71,7 +71,7 @@ async def test_numbers_labels_and_a_whole_hint_are_on_screen(area, n):
         before = (layout, status)
 
         await pilot.press("t", "t")
-        await app.workers.wait_for_complete()
+        await workers_done(app)
         await pilot.pause()
         message = app.game.message
         assert message.startswith("Hint 2/3"), message

@@ -1,5 +1,6 @@
 """The solver against known puzzles and a brute-force counter written here."""
 
+import json
 import random
 from itertools import permutations
 
@@ -198,3 +199,54 @@ def test_solver_agrees_with_brute_force(puzzle):
     if expected:
         others = solve(puzzle, limit=1000, other_than=expected[0])
         assert sorted(others) == sorted(expected[1:])
+
+
+# --- kaldoku solve: streams of puzzles ------------------------------------------------
+
+
+def test_solve_streams_any_number_of_puzzles_with_the_limit_on_each(tmp_path, capsys, monkeypatch):
+    """A JSON Lines file larger than the limit is read a line at a time; a line over it is refused."""
+    from kaldoku_tui.cli import main
+    from kaldoku_tui.engine import formats
+    from kaldoku_tui.engine.formats import to_json_line
+
+    line = to_json_line(KEEN)
+    monkeypatch.setattr(formats, "MAX_TEXT", len(line) * 3)
+    path = tmp_path / "many.jsonl"
+    path.write_text((line + "\n") * 40)
+    assert main(["solve", "--json", str(path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 40 and {json.loads(row)["solution"] == [list(r) for r in KEEN_SOLUTION] for row in out} == {True}
+    path.write_text(line + "\n" + line * 4 + "\n")
+    assert main(["solve", "--json", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert len(out.splitlines()) == 1
+    assert err == f"kaldoku: error: {path}: line 2: too large to read: more than {len(line) * 3:,} bytes\n"
+
+
+def test_solve_reads_codes_keen_ids_and_json_a_line_mixed(tmp_path, capsys):
+    from kaldoku_tui.cli import main
+    from kaldoku_tui.engine.codes import share_code
+    from kaldoku_tui.engine.formats import to_json_line, to_keen
+
+    path = tmp_path / "mixed.txt"
+    path.write_text("\n".join([share_code(KEEN), "", to_keen(KEEN), to_json_line(KEEN)]) + "\n")
+    assert main(["check", str(path)]) == 0
+    assert capsys.readouterr().out.count("valid, unique") == 3
+    path.write_text(share_code(KEEN) + "\nnot a puzzle\n")
+    assert main(["check", str(path)]) == 2
+    assert "line 2: neither JSON, a share code nor a Keen game ID: 'not a puzzle'" in capsys.readouterr().err
+
+
+def test_a_share_code_piped_into_kaldoku_solve_is_solved():
+    """`kaldoku export --format code | kaldoku solve`, by the installed command."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from kaldoku_tui.engine.codes import share_code
+
+    kaldoku = Path(sys.executable).parent / "kaldoku"
+    done = subprocess.run([str(kaldoku), "solve"], input=share_code(KEEN) + "\n", capture_output=True,
+                          text=True, timeout=60)
+    assert (done.returncode, done.stdout.split(), done.stderr) == (0, ["1234", "4123", "3412", "2341"], "")

@@ -3,14 +3,17 @@
 Two forms, told apart by their first letters; both are URL-safe (lower-case letters,
 digits and one dash) and read back in any case:
 
-- `kg1-…` a generated puzzle: what regenerates it (size, operator set, level, seed)
-  and a fingerprint of the puzzle. The `1` is the generator edition: a kaldoku whose
-  generator makes other puzzles from the same seeds has another edition and refuses
-  the code instead of playing a different puzzle; the fingerprint catches a typo, or
-  an edition that was not moved on.
-- `kp1-…` any other puzzle (a Keen ID, a file): the puzzle itself, as its cage walls,
-  its solution, and each cage's operation (targets follow from the solution), with a
-  check value against typos. The `1` is the version of this packing.
+- `kp1-…` / `kp2-…` the puzzle itself, as its cage walls, its solution, and each cage's
+  operation (targets follow from the solution), with a check value against typos; `kp2`
+  adds the kind (operator set and level) the puzzle was made as. The digit is the version
+  of the packing. This is the form kaldoku gives: it opens the same puzzle in every later
+  kaldoku, whatever its generator becomes. A puzzle with no kind known gets `kp1`, which
+  kaldoku 0.2 reads too.
+- `kg7-…` what an older kaldoku gave for a generated puzzle: what regenerates it (size,
+  operator set, level, seed) and a fingerprint of the puzzle. The `7` is the generator
+  edition: a kaldoku whose generator makes other puzzles from the same seeds reads the
+  code only where it still has the puzzle (a pinned daily), and otherwise says how to
+  get the puzzle instead of playing a different one.
 
 The body is one whole number written in base 32 (Crockford's digits: no i, l, o, u),
 built from mixed-radix digits whose bases the reader knows as it goes.
@@ -23,15 +26,16 @@ from functools import lru_cache
 from hashlib import blake2b
 
 from kaldoku_tui.engine.formats import _cages_from_walls, _edges
-from kaldoku_tui.engine.kinds import LEVELS, MIN_SIZE, OP_SETS, SIZES, GameKind, levels_for
+from kaldoku_tui.engine.kinds import LEVELS, MIN_SIZE, OP_SETS, SIZES, levels_for
 from kaldoku_tui.engine.puzzle import Cage, Puzzle, PuzzleError, combine
 
 GENERATOR_EDITION = 7
 """Bump whenever `generate(size, seed, ops, level)` gives another puzzle for the same
 arguments: codes of the old edition are then refused, never misread."""
 
-PACKING_VERSION = 1
-"""Version of the `kp` packing; a new packing takes the next number."""
+PACKING_VERSION = 2
+"""Version of the `kp` packing; a new packing takes the next number. Version 1 is version 2
+without the kind, and is still written for a puzzle of no known kind."""
 
 DIGITS = "0123456789abcdefghjkmnpqrstvwxyz"
 """Crockford's base 32, lower case."""
@@ -66,24 +70,15 @@ HIDDEN_SOURCES = "+-*/"
 
 
 def share_code(puzzle: Puzzle) -> str:
-    """The share code of `puzzle`: the seed form when its meta says how `generate` made
-    it and this kaldoku's generator still makes it so, the puzzle form otherwise (a
-    puzzle saved by an older edition, or of a kind no longer made).
+    """The share code of `puzzle`: the puzzle itself, with its kind where its meta says
+    one, so that every later kaldoku opens the same puzzle (see the module's note).
 
-    The puzzle form needs a solution; one is found when the puzzle carries none."""
-    seed, ops, level = puzzle.meta.get("seed"), puzzle.meta.get("ops"), puzzle.meta.get("difficulty")
-    if (
-        isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed < MAX_SEED
-        and ops in OP_SETS and (level is None or level in levels_for(puzzle.size))
-        and GameKind(puzzle.size, ops, level).offered
-        and fingerprint(regenerate(puzzle.size, seed, ops, level)) == fingerprint(puzzle)
-    ):
-        return _seed_code(puzzle, seed, ops, level)
+    The code needs a solution; one is found when the puzzle carries none."""
     return _puzzle_code(puzzle)
 
 
 def puzzle_code(puzzle: Puzzle) -> str:
-    """The puzzle form of the share code, whatever the puzzle's meta says."""
+    """The puzzle form of the share code (all kaldoku gives now: see `share_code`)."""
     return _puzzle_code(puzzle)
 
 
@@ -106,21 +101,25 @@ def read_code(text: str) -> Puzzle:
         raise PuzzleError(f"share code too long: {_short(shown)}")
     number = _from_base32(body)
     if form == "g":
-        if version != GENERATOR_EDITION:
-            newer = "a newer" if version > GENERATOR_EDITION else "an older"
-            raise PuzzleError(
-                f"share code {_short(shown)} comes from {newer} kaldoku whose generator makes other "
-                f"puzzles (edition {version}; this one is {GENERATOR_EDITION}): ask for the puzzle's "
-                "Keen ID or file instead"
-            )
-        return _read_seed_code(number, shown)
+        if version == GENERATOR_EDITION:
+            return _read_seed_code(number, shown)
+        if version in PINNED_EDITIONS:
+            pinned = _pinned_seed_code(number)
+            if pinned is not None:
+                return pinned
+        newer = "a newer" if version > GENERATOR_EDITION else "an older"
+        raise PuzzleError(
+            f"share code {_short(shown)} names a puzzle by a seed of {newer} kaldoku's generator "
+            f"(edition {version}), which makes other puzzles now: ask its sender for the kp code "
+            "their kaldoku shows (kaldoku export --format code), a Keen ID or the file"
+        )
     if form == "p":
-        if version != PACKING_VERSION:
+        if version not in (1, PACKING_VERSION):
             raise PuzzleError(
                 f"share code {_short(shown)} uses packing version {version}; this kaldoku reads "
-                f"version {PACKING_VERSION}"
+                f"versions 1 to {PACKING_VERSION}: a newer kaldoku reads it"
             )
-        return _read_puzzle_code(number, shown)
+        return _read_puzzle_code(number, shown, with_kind=version >= 2)
     raise PuzzleError(f"not a share code: {_short(shown)} (unknown form {match[1]!r}; kg or kp)")
 
 
@@ -137,7 +136,8 @@ def _seed_code(puzzle: Puzzle, seed: int, ops: str, level: str | None) -> str:
     return f"kg{GENERATOR_EDITION}-{_to_base32(_pack(fields, rest=seed))}"
 
 
-def _read_seed_code(number: int, shown: str) -> Puzzle:
+def _seed_fields(number: int, shown: str) -> tuple[int, str, str | None, int, int]:
+    """What a seed code holds: size, operator set, level, fingerprint and seed."""
     digits = _Digits(number)
     size = digits.take(FIELD) + MIN_SIZE
     ops_index, level_index = digits.take(FIELD), digits.take(FIELD)
@@ -145,9 +145,13 @@ def _read_seed_code(number: int, shown: str) -> Puzzle:
     seed = digits.rest
     if size not in SIZES or ops_index >= len(OP_SETS) or level_index > len(LEVELS) or seed >= MAX_SEED:
         raise PuzzleError(f"share code {_short(shown)} names no kind of puzzle kaldoku makes")
-    level = LEVELS[level_index - 1] if level_index else None
+    return size, list(OP_SETS)[ops_index], LEVELS[level_index - 1] if level_index else None, mark, seed
+
+
+def _read_seed_code(number: int, shown: str) -> Puzzle:
+    size, ops, level, mark, seed = _seed_fields(number, shown)
     try:
-        puzzle = regenerate(size, seed, list(OP_SETS)[ops_index], level)
+        puzzle = regenerate(size, seed, ops, level)
     except PuzzleError:
         raise PuzzleError(f"share code {_short(shown)} names no kind of puzzle kaldoku makes") from None
     if fingerprint(puzzle) != mark:
@@ -156,6 +160,28 @@ def _read_seed_code(number: int, shown: str) -> Puzzle:
             "by a kaldoku whose generator gives another puzzle for that seed"
         )
     return Puzzle(puzzle.size, puzzle.cages, puzzle.solution, dict(puzzle.meta))  # the cache's own stays untouched
+
+
+PINNED_EDITIONS = frozenset({7})
+"""Generator editions whose daily puzzles are pinned (engine/dailies.txt was made by
+edition 7): their seed codes of a pinned day still open."""
+
+
+def _pinned_seed_code(number: int) -> Puzzle | None:
+    """The pinned daily puzzle an old seed code names, or None when it names none."""
+    from kaldoku_tui.engine.daily import pinned_day_of_seed, daily_puzzle
+
+    try:
+        size, ops, level, mark, seed = _seed_fields(number, "")
+    except PuzzleError:
+        return None
+    day = pinned_day_of_seed(seed)
+    if day is None:
+        return None
+    puzzle = daily_puzzle(day)
+    if (size, ops, level) != (puzzle.size, puzzle.meta["ops"], puzzle.meta["difficulty"]) or fingerprint(puzzle) != mark:
+        return None
+    return puzzle
 
 
 @lru_cache(maxsize=16)
@@ -191,11 +217,23 @@ def _puzzle_code(puzzle: Puzzle) -> str:
             digits = [solution[r][c] for r, c in cage.cells]
             fields.append((next(i for i, op in enumerate(sources)
                                 if combine(op, digits) == cage.target), len(sources)))
-    body = _pack(fields)
-    return f"kp{PACKING_VERSION}-{_to_base32(body * CHECK + _hash(str(body)) % CHECK)}"
+    kind = _kind_fields(puzzle)
+    version = PACKING_VERSION if kind else 1
+    body = _pack(fields + kind)
+    return f"kp{version}-{_to_base32(body * CHECK + _hash(str(body)) % CHECK)}"
 
 
-def _read_puzzle_code(number: int, shown: str) -> Puzzle:
+def _kind_fields(puzzle: Puzzle) -> list[tuple[int, int]]:
+    """The operator set and level (0 for none) the puzzle's meta says, as code digits;
+    none when it names no operator set kaldoku knows."""
+    ops, level = puzzle.meta.get("ops"), puzzle.meta.get("difficulty")
+    if ops not in OP_SETS:
+        return []
+    level_index = LEVELS.index(level) + 1 if level in levels_for(puzzle.size) else 0
+    return [(list(OP_SETS).index(ops), FIELD), (level_index, FIELD)]
+
+
+def _read_puzzle_code(number: int, shown: str, with_kind: bool) -> Puzzle:
     body, check = divmod(number, CHECK)
     if _hash(str(body)) % CHECK != check:
         raise PuzzleError(f"share code {_short(shown)} fails its check: mistyped?")
@@ -219,11 +257,23 @@ def _read_puzzle_code(number: int, shown: str) -> Puzzle:
             if target is None:
                 raise PuzzleError(bad)
             cages.append(Cage(cells, op, target))
-        if digits.rest:
+        meta = _read_kind(digits, n) if with_kind else {}
+        if digits.rest or meta is None:
             raise PuzzleError(bad)
-        return Puzzle(n, tuple(cages), solution)
+        return Puzzle(n, tuple(cages), solution, meta)
     except (PuzzleError, KeyError, IndexError):
         raise PuzzleError(bad) from None
+
+
+def _read_kind(digits: _Digits, n: int) -> dict[str, str] | None:
+    """The meta of a `kp2` code's kind digits; None when they name no kind."""
+    ops_index, level_index = digits.take(FIELD), digits.take(FIELD)
+    if ops_index >= len(OP_SETS) or level_index > len(LEVELS):
+        return None
+    level = LEVELS[level_index - 1] if level_index else None
+    if level is not None and level not in levels_for(n):
+        return None
+    return {"ops": list(OP_SETS)[ops_index], **({"difficulty": level} if level else {})}
 
 
 def _ops_for(cells: int) -> str:

@@ -1,9 +1,12 @@
 """The daily puzzle: one a day for everyone, made from the date with no server.
 
 The day is the UTC date, so every player has the same day at the same moment. The
-date gives a seed (a hash, the same in every process and on every machine) and the
-weekday a kind of game, easier early in the week; `generate` with that seed gives the
-puzzle, so everyone on the same kaldoku (the same generator edition) gets the same one.
+weekday gives a kind of game, easier early in the week. The puzzles of 2026-01-01 to
+2030-12-31 are pinned: made once (by generator edition 7, from a seed hashed from the
+date) and kept as share codes in dailies.txt, so a day's puzzle is the same in every
+kaldoku whatever its generator becomes. A day outside that range is made from its seed
+by this kaldoku's generator (the same for everyone on the same kaldoku); `pin_lines`
+makes more lines to add to the file before 2030 ends.
 
     Monday     4×4 normal        Friday     8×8 hard
     Tuesday    5×5 normal        Saturday   9×9 unreasonable
@@ -17,8 +20,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
+from functools import lru_cache
 from hashlib import blake2b
-from typing import Iterable
+from importlib.resources import files
+from typing import Iterable, Iterator
 
 from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.engine.puzzle import Puzzle
@@ -55,13 +60,52 @@ def daily_seed(day: date) -> int:
     return int.from_bytes(digest, "big") % 2**31
 
 
+PINNED_FIRST, PINNED_LAST = date(2026, 1, 1), date(2030, 12, 31)
+"""The days whose puzzles dailies.txt keeps, line by line from the first."""
+
+
+@lru_cache(maxsize=1)
+def _pinned_codes() -> tuple[str, ...]:
+    """The share codes of dailies.txt, one a day from PINNED_FIRST (comment lines left out)."""
+    text = files("kaldoku_tui.engine").joinpath("dailies.txt").read_text(encoding="ascii")
+    return tuple(line for line in text.splitlines() if line and not line.startswith("#"))
+
+
 def daily_puzzle(day: date) -> Puzzle:
     """`day`'s puzzle; its meta says which day (`daily`) besides seed, ops and level."""
-    from kaldoku_tui.engine.codes import regenerate  # kept there for the share code's reading
+    from kaldoku_tui.engine.codes import read_code, regenerate  # codes imports this module
 
     kind = daily_kind(day)
-    puzzle = regenerate(kind.size, daily_seed(day), kind.ops, kind.level)
-    return Puzzle(puzzle.size, puzzle.cages, puzzle.solution, {**puzzle.meta, "daily": day.isoformat()})
+    if PINNED_FIRST <= day <= PINNED_LAST:
+        puzzle = read_code(_pinned_codes()[(day - PINNED_FIRST).days])
+    else:
+        puzzle = regenerate(kind.size, daily_seed(day), kind.ops, kind.level)
+    meta = {"seed": daily_seed(day), "ops": kind.ops, "difficulty": kind.level, "daily": day.isoformat()}
+    return Puzzle(puzzle.size, puzzle.cages, puzzle.solution, meta)
+
+
+@lru_cache(maxsize=1)
+def _pinned_seeds() -> dict[int, date]:
+    days = (PINNED_LAST - PINNED_FIRST).days + 1
+    return {daily_seed(day): day for day in (PINNED_FIRST + timedelta(days=k) for k in range(days))}
+
+
+def pinned_day_of_seed(seed: int) -> date | None:
+    """The pinned day whose puzzle was made from `seed`, if any (an old seed code may name it)."""
+    return _pinned_seeds().get(seed)
+
+
+def pin_lines(first: date, last: date) -> Iterator[str]:
+    """The lines of dailies.txt for the days `first` to `last`, made by this kaldoku's
+    generator: to pin more days, append those after PINNED_LAST and move it on."""
+    from kaldoku_tui.engine.codes import share_code
+    from kaldoku_tui.engine.generator import generate
+
+    day = first
+    while day <= last:
+        kind = daily_kind(day)
+        yield share_code(generate(kind.size, seed=daily_seed(day), ops=kind.ops, level=kind.level))
+        day += timedelta(days=1)
 
 
 def daily_of(puzzle: Puzzle) -> date | None:

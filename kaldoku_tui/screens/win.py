@@ -8,14 +8,15 @@ from typing import Any
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Label
 
 from kaldoku_tui.engine.codes import share_code
 from kaldoku_tui.engine.daily import daily_of, result_line, utc_day
-from kaldoku_tui.engine.puzzle import PuzzleError
+from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError
 from kaldoku_tui.session.game import MoveError, Session, clock_text
-from kaldoku_tui.session.store import Store
+from kaldoku_tui.session.store import Store, StoreError
 from kaldoku_tui.terminal import in_ascii
 
 
@@ -29,7 +30,7 @@ def sharing(session: Session, store: Store) -> dict[str, Any]:
         counted = day in store.daily_days()
         result = result_line(day, clock_text(session.elapsed), sum(session.help.values()),
                              store.streaks(utc_day()).current if counted else None)
-    return {"code": share_code(session.puzzle), "result": result,
+    return {"puzzle": session.puzzle, "code": share_code(session.puzzle), "result": result,
             "game_id": getattr(session.journal, "game_id", None)}
 
 
@@ -42,16 +43,19 @@ class WinScreen(ModalScreen[str | None]):
         Binding("q", "choose('quit')", "Quit"),
         Binding("r", "replay", "Replay"),
         Binding("c", "copy", "Copy the result line (a daily) or the share code"),
+        Binding("d", "pdf", "Download the puzzle as a PDF (in a browser)"),
     ]
 
     def __init__(self, summary: str, help_used: str, record: str | None = None, *,
-                 store: Store | None = None, ascii: bool = False,
+                 store: Store | None = None, ascii: bool = False, puzzle: Puzzle | None = None,
                  code: str | None = None, result: str | None = None,
                  game_id: int | None = None) -> None:
         super().__init__()
         self.store = store
         """Where the game is kept, to replay it."""
         self.ascii = ascii
+        self.puzzle = puzzle
+        """The puzzle solved, to download as a PDF (in a browser)."""
         self.summary = summary
         self.help_used = help_used
         self.record = record
@@ -76,6 +80,7 @@ class WinScreen(ModalScreen[str | None]):
             keys = ["g / Enter: new game", "n / Esc: board"]
             keys += ["r: replay"] if self.game_id is not None else []
             keys += ["c: copy"] if self.shared else []
+            keys += ["d: PDF"] if self.app.is_web else []
             yield Label("  ".join(keys + ["q: quit"]), classes="keys")
 
     @property
@@ -95,6 +100,22 @@ class WinScreen(ModalScreen[str | None]):
             self.app.copy_to_clipboard(self.shared)
             self.notify("Copied to the clipboard (if the terminal lets programs set it).")
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # A PDF to download only in a browser: at a terminal it would land in ~/Downloads.
+        return self.app.is_web if action == "pdf" else True
+
+    class PdfWanted(Message):
+        """The player asks for `puzzle` as a PDF, for the browser to download."""
+
+        def __init__(self, puzzle: Puzzle) -> None:
+            super().__init__()
+            self.puzzle = puzzle
+
+    def action_pdf(self) -> None:
+        if self.puzzle is not None:
+            self.post_message(self.PdfWanted(self.puzzle))
+        self.notify("Making the PDF: the browser downloads it.")
+
     def action_replay(self) -> None:
         """Watch the game again; closing the replay comes back here."""
         from kaldoku_tui.screens.replay import ReplayScreen, replay_frames
@@ -105,5 +126,5 @@ class WinScreen(ModalScreen[str | None]):
             saved = self.store.game(self.game_id)
             if saved is not None:
                 self.app.push_screen(ReplayScreen(saved, replay_frames(saved), ascii=self.ascii))
-        except (MoveError, PuzzleError, ValueError) as error:
+        except (MoveError, PuzzleError, ValueError, StoreError) as error:
             self.notify(f"This game cannot be replayed: {error}", severity="warning")

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import sqlite3
 from pathlib import Path
 from typing import Any, Callable
 
@@ -23,10 +22,10 @@ from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.engine.puzzle import PuzzleError
 from kaldoku_tui.session.game import HELP, MoveError, Session, states_to_list
 from kaldoku_tui.session.settings import Settings
-from kaldoku_tui.session.store import Store, finite, now_iso
+from kaldoku_tui.session.store import LegacyData, Store, finite
 
-Writer = Callable[[sqlite3.Connection], Any]
-"""Writes what one 0.1.0 file held into the database, inside the import's transaction."""
+Writer = Callable[[LegacyData], None]
+"""Adds what one 0.1.0 file held to what the import writes in one go."""
 
 FILES = {"game.json": "game", "stats.json": "stats", "settings.json": "settings",
          "bank.json": "bank"}
@@ -39,10 +38,11 @@ class Unusable(Exception):
     """A 0.1.0 file whose content cannot be carried over; the message says why."""
 
 
-def import_legacy(store: Store) -> list[str]:
-    """Carry 0.1.0's files in `store`'s directory over into it, once; the notices."""
-    directory = store.directory
-    if directory is None or store.read("SELECT value FROM meta WHERE key = 'legacy'"):
+def import_legacy(store: Store, directory: Path | None = None) -> list[str]:
+    """Carry 0.1.0's files in the data `directory` (by default the SQLite store's) over
+    into `store`, once; the notices."""
+    directory = directory if directory is not None else getattr(store, "directory", None)
+    if directory is None or store.memory or store.legacy_done():
         return []
     found = {name: directory / name for name in FILES if (directory / name).is_file()}
     found = {name: path for name, path in found.items() if not path.is_symlink()}
@@ -69,15 +69,13 @@ def import_legacy(store: Store) -> list[str]:
                 notices.append(f"The 0.1.0 {name} could not be carried over "
                                f"({str(error)[:120]}); kept as {name}.unusable.")
 
-    def write(c: sqlite3.Connection) -> None:
-        if c.execute("SELECT 1 FROM meta WHERE key = 'legacy'").fetchone():
-            return  # Another kaldoku carried them over meanwhile.
-        for writer in writers:
-            writer(c)
-        c.execute("INSERT INTO meta VALUES ('legacy', ?)", (f"0.1.0 imported {now_iso()}",))
-
-    _, notice = store.write(write)
-    if notice or not store.saving:
+    data = LegacyData()
+    for writer in writers:
+        writer(data)
+    written, notice = store.carry_over(data)
+    if not written:
+        # Not carried over now (saving is off) or by another kaldoku meanwhile: the files
+        # stay where they are, to be carried over by the next start if they were not.
         return notices + ([notice] if notice else [])
     for name, path in found.items():
         suffix = ".unusable" if name in bad else ".imported"
@@ -149,16 +147,10 @@ def game_writer(game: dict) -> Writer:
             if board.digit(cell) or board.notes(cell))}]
         records = records if records[0]["states"] else []
     records += [{"move": "check"}] * help_used["checks"] + [{"move": "hint"}] * help_used["hints"]
-    stamp, seconds = now_iso(), round(float(elapsed), 1)
     key = kind.key if kind.offered or kind.retired else GameKind(puzzle.size).key
 
-    def write(c: sqlite3.Connection) -> None:
-        game_id = c.execute(
-            "INSERT INTO games (puzzle, kind, started, touched, elapsed) VALUES (?, ?, ?, ?, ?)",
-            (as_json(puzzle_to_dict(puzzle)), key, stamp, stamp, seconds)).lastrowid
-        c.executemany("INSERT INTO moves VALUES (?, ?, ?, ?, ?)",
-                      [(game_id, seq, as_json(record), seconds, stamp)
-                       for seq, record in enumerate(records, 1)])
+    def write(data: LegacyData) -> None:
+        data.game = (puzzle, key, round(float(elapsed), 1), records)
     return write
 
 
@@ -194,12 +186,12 @@ def stats_writer(stats: dict) -> Writer:
         if best is not None and not finite(best):
             raise Unusable(f"the best time of {key}, {best!r}, is not a time")
         rows.append((kind.key, *counts, best))
-    return lambda c: c.executemany("INSERT OR REPLACE INTO carried VALUES (?, ?, ?, ?, ?)", rows)
+    return lambda data: data.carried.extend(rows)
 
 
 def settings_writer(settings: dict) -> Writer:
-    rows = [(key, json.dumps(value)) for key, value in Settings.from_dict(settings).to_dict().items()]
-    return lambda c: c.executemany("INSERT OR REPLACE INTO settings VALUES (?, ?)", rows)
+    found = Settings.from_dict(settings).to_dict()
+    return lambda data: data.settings.update(found)
 
 
 def bank_writer(bank: dict) -> Writer:
@@ -213,4 +205,4 @@ def bank_writer(bank: dict) -> Writer:
         kind = GameKind.of(puzzle)
         if puzzle.solution is not None and kind.offered:
             rows.append((kind.key, as_json(puzzle_to_dict(puzzle))))
-    return lambda c: c.executemany("INSERT INTO bank (kind, puzzle) VALUES (?, ?)", rows)
+    return lambda data: data.bank.extend(rows)
