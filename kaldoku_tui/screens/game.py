@@ -35,7 +35,8 @@ from kaldoku_tui.session.moves import (AskHint, Check, Fill, Move, Pause, Redo, 
                                        Undo)
 from kaldoku_tui.session.settings import Settings
 from kaldoku_tui.terminal import in_ascii
-from kaldoku_tui.widgets.grid import KenKenGrid, status_lines
+from kaldoku_tui.layout import status_lines
+from kaldoku_tui.widgets.grid import KenKenGrid
 from kaldoku_tui.widgets.keys import KeyBar
 from kaldoku_tui.widgets.title import TitleBar
 

@@ -12,13 +12,12 @@ widget begins.
 
 A cursor move repaints the two cells alone (~90 bytes at 256 colours). Lighting the
 cursor's row and column numbers and its cage's label (a few characters more), and
-shading every cell of them, are settings.
+shading every cell of them, are settings. Where the board sits (cell sizes, frame, rulers,
+hit-testing) is plain arithmetic in kaldoku_tui/layout.py.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from functools import lru_cache
 from pathlib import Path
 from typing import Callable, NamedTuple
 
@@ -39,6 +38,7 @@ from kaldoku_tui.engine.check import CageState, cage_states, duplicates
 from kaldoku_tui.engine.kinds import MAX_SIZE
 from kaldoku_tui.engine.puzzle import Cage, Cell, Puzzle
 from kaldoku_tui.frame import Frame
+from kaldoku_tui.layout import RULER_WIDTH, Layout, compact_notes, fit_layout, layouts, note_places
 from kaldoku_tui.session.moves import Clear, Fill, Move, Note, Place, Redo, Undo
 from kaldoku_tui.terminal import in_ascii
 
@@ -50,21 +50,6 @@ the board twice more: done at once, they hold the first complete screen back ~60
 GRID_CSS = Path(__file__).parent.parent / "assets" / "grid.tcss"
 """The grid's styles; an App hosting the grid lists this in its CSS_PATH."""
 
-CELL_SIZES = ((11, 5), (9, 4), (7, 3), (9, 2), (7, 1), (5, 1), (3, 1))
-"""Cell interiors (columns, rows) to try, largest first; 3+ rows show notes 3×3, 2 rows
-in two lines."""
-
-STATUS_LINES = (2, 1)
-"""The fewest lines the status line may have under the board, the first tried first:
-fewer only when that lets the board keep its numbers."""
-
-STATUS_MOST = 6
-"""The most lines the status line takes from a roomy terminal (the board is centred in
-the rest)."""
-
-RULER_WIDTH = 2
-"""Columns the row numbers take left of the board: the number and a space."""
-
 NOTES_MODE = "notes mode on/off: digits then toggle pencil marks"
 
 # Characters that differ between Unicode and ASCII drawing.
@@ -72,145 +57,6 @@ UNICODE_GLYPHS = {"done": "✓", "wrong": "≠", "duplicate": "!", "more": "…"
                   "all but": "¬", "to": "–", "hint": "›"}
 ASCII_GLYPHS = {"done": "*", "wrong": "!", "duplicate": "!", "more": "+", "times": "x",
                 "all but": "~", "to": "-", "hint": ">"}
-
-
-@dataclass(frozen=True)
-class Layout:
-    """Where the board sits in the widget: cell interior size, the top-left corner of
-    its frame, and whether the rulers (column numbers above, row numbers left) are shown."""
-
-    size: int
-    cell_width: int
-    cell_height: int
-    left: int
-    top: int
-    rulers: bool = False
-
-    @property
-    def width(self) -> int:
-        return self.size * (self.cell_width + 1) + 1
-
-    @property
-    def height(self) -> int:
-        return self.size * (self.cell_height + 1) + 1
-
-    @property
-    def middle(self) -> int:
-        """The line of a cell's inside that holds its digit."""
-        return (self.cell_height - 1) // 2
-
-    @property
-    def ruler_top(self) -> int:
-        """Lines the column numbers take above the board."""
-        return 1 if self.rulers else 0
-
-    @property
-    def ruler_left(self) -> int:
-        """Columns the row numbers take left of the board."""
-        return RULER_WIDTH if self.rulers else 0
-
-    def column_ruler_region(self, column: int) -> Region:
-        """The stretch above `column` that holds its number."""
-        region = self.cell_region((0, column))
-        return Region(region.x, self.top - 1, region.width, 1)
-
-    def row_ruler_region(self, row: int) -> Region:
-        """Where the number of `row` sits."""
-        return Region(self.left - RULER_WIDTH, self.cell_region((row, 0)).y + self.middle, 1, 1)
-
-    def cell_region(self, cell: Cell) -> Region:
-        """The inside of `cell`, in widget coordinates."""
-        r, c = cell
-        return Region(
-            self.left + c * (self.cell_width + 1) + 1,
-            self.top + r * (self.cell_height + 1) + 1,
-            self.cell_width,
-            self.cell_height,
-        )
-
-    def label_region(self, cell: Cell) -> Region:
-        """The stretch of line above `cell` where its cage label sits."""
-        region = self.cell_region(cell)
-        return Region(region.x, region.y - 1, region.width, 1)
-
-    def cell_at(self, x: int, y: int) -> Cell | None:
-        """The cell whose inside holds the point (x, y), if any."""
-        c, dx = divmod(x - self.left, self.cell_width + 1)
-        r, dy = divmod(y - self.top, self.cell_height + 1)
-        if 0 <= r < self.size and 0 <= c < self.size and dx and dy:
-            return (r, c)
-        return None
-
-
-def layouts(size: int, label_width: int) -> list[Layout]:
-    """The boards to try, largest first, placed at (0, 0).
-
-    Labels sit in the line above their cell, so cells are at least as wide as the
-    longest label plus its state glyph; last comes room for the label alone (a
-    six-cell × cage can have a seven-digit clue), where the state shows by style only.
-    """
-    sizes = [(max(width, label_width + 1), height) for width, height in CELL_SIZES]
-    sizes.append((max(CELL_SIZES[-1][0], label_width), 1))
-    return [Layout(size, width, height, 0, 0) for width, height in sizes]
-
-
-@lru_cache(maxsize=64)
-def fit_layout(size: int, label_width: int, width: int, height: int) -> Layout | None:
-    """The largest board that fits a `width`×`height` area, centred; None when none does.
-
-    Every size of cell with rulers comes before any without: the rulers go only when no
-    board with them fits."""
-    for rulers in (True, False):
-        for layout in layouts(size, label_width):
-            layout = replace(layout, rulers=rulers)
-            outer_width = layout.width + layout.ruler_left
-            outer_height = layout.height + layout.ruler_top
-            if outer_width <= width and outer_height <= height:
-                return replace(
-                    layout,
-                    left=(width - outer_width) // 2 + layout.ruler_left,
-                    top=(height - outer_height) // 2 + layout.ruler_top,
-                )
-    return None
-
-
-def status_lines(size: int, label_width: int, width: int, rows: int) -> int:
-    """How many of `rows` lines, shared by the board above and the status line below, go
-    to the status line. It depends on the terminal's size alone, never on a message, so
-    the board does not jump when one is long (a longer one is paged)."""
-    for rulers in (True, False):
-        for least in STATUS_LINES:
-            layout = fit_layout(size, label_width, width, rows - least)
-            if layout is not None and (layout.rulers or not rulers):
-                spare = rows - layout.height - layout.ruler_top
-                return max(least, min(spare, STATUS_MOST))
-    return STATUS_LINES[-1]
-
-
-@lru_cache(maxsize=64)
-def note_places(size: int, width: int, height: int) -> dict[int, tuple[int, int]] | None:
-    """Where each digit's note sits in a cell (line, column), always the same place for
-    the same digit, 1 top left to the largest bottom right; None when the cell is too
-    small for all of them (notes are then listed compactly)."""
-    lines = min(height, 3)
-    across = -(-size // lines)
-    gap = 2 if 2 * across - 1 <= width else 1
-    if across > width:
-        return None
-    down = -(-size // across)
-    top, left = (height - down) // 2, (width - (gap * (across - 1) + 1)) // 2
-    return {d: (top + (d - 1) // across, left + gap * ((d - 1) % across)) for d in range(1, size + 1)}
-
-
-def compact_notes(notes: Notes, size: int, width: int, glyphs: dict[str, str]) -> str:
-    """Notes in `width` characters where each digit cannot have its place: the digits
-    when they fit, else the digits missing after a "all but" mark (all of them: 1–N)."""
-    text = "".join(map(str, sorted(notes)))
-    if len(text) <= width:
-        return text
-    missing = "".join(str(d) for d in range(1, size + 1) if d not in notes)
-    text = glyphs["all but"] + missing if missing else f"1{glyphs['to']}{size}"
-    return text if len(text) <= width else text[: width - 1] + glyphs["more"]
 
 
 class Look(NamedTuple):
@@ -425,15 +271,10 @@ class KenKenGrid(Widget, can_focus=True):
         for j, band in enumerate(self.bands):
             band.display = shown and j < self.view.size
             if band.display and layout is not None:
-                band.place(
-                    layout.cell_region((0, j)).x,
-                    layout.top - layout.ruler_top,
-                    layout.cell_width + 1,
-                    layout.height + layout.ruler_top,
-                )
+                band.place(*layout.column_band(j))
         self.ruler_band.display = shown and layout is not None and layout.rulers
         if self.ruler_band.display and layout is not None:
-            self.ruler_band.place(layout.left - RULER_WIDTH, layout.top, RULER_WIDTH, layout.height)
+            self.ruler_band.place(*layout.ruler_band())
 
     def check(self) -> None:
         """Run the checker on the board: duplicates and the state of every cage."""
@@ -510,7 +351,7 @@ class KenKenGrid(Widget, can_focus=True):
                 for axis, ruler in enumerate((layout.row_ruler_region, layout.column_ruler_region)):
                     old, new = (None if cell is None else cell[axis] for cell in (self.lit, lit))
                     if old != new:
-                        regions += [ruler(i) for i in (old, new) if i is not None]
+                        regions += [Region(*ruler(i)) for i in (old, new) if i is not None]
             bands = (*self.bands, self.ruler_band) if layout == self.placed_layout else ()
             for region in regions:
                 band = next((band for band in bands if band.holds(region.x)), None)
@@ -527,9 +368,8 @@ class KenKenGrid(Widget, can_focus=True):
         layout = self.board_layout
         if layout is None:
             return None
-        regions = [layout.cell_region(cell) for cell in cage.cells]
-        regions.append(layout.label_region(cage.anchor))
-        return Region.from_union(regions).translate(self.content_region.offset)
+        region = Region(*layout.cage_region(cage.cells, cage.anchor))
+        return region.translate(self.content_region.offset)
 
     @property
     def lit_cell(self) -> Cell | None:
