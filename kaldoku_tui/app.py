@@ -171,7 +171,14 @@ class KaldokuApp(App, inherit_bindings=False):
                 yield command
         game = self.game
         if screen is game:
-            yield from game.commands()
+            grid = game.grid
+            yield SystemCommand("Undo", "Take back the last move", grid.action_undo)
+            yield SystemCommand("Redo", "Make the move taken back again", grid.action_redo)
+            yield SystemCommand("Notes mode", "On or off: digits then toggle pencil notes",
+                                lambda: grid.action_notes_mode(not grid.notes_mode))
+            yield SystemCommand("Fill notes", "Note what each empty cell's row, column and cage allow",
+                                grid.action_fill)
+            yield SystemCommand("More", "The next page of a long message", game.action_more)
             yield SystemCommand("New game", "Choose size, operators and difficulty", game.action_new_game)
             yield SystemCommand("Restart", "Restart this puzzle from an empty board", game.action_restart)
             yield SystemCommand("Hint", "Where to look; again for why; a third time makes the step",

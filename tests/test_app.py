@@ -417,7 +417,7 @@ async def test_a_puzzle_being_made_shows_its_progress_and_esc_stops_it(example, 
             time.sleep(0.01)
         raise Stopped("no longer wanted")
 
-    monkeypatch.setattr("kaldoku_tui.screens.game.make_puzzle", slow)
+    monkeypatch.setattr("kaldoku_tui.widgets.maker.make_puzzle", slow)
     app = make_app(example, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("1", "g", "7", "enter")
@@ -428,20 +428,20 @@ async def test_a_puzzle_being_made_shows_its_progress_and_esc_stops_it(example, 
         assert app.game.session.board.digit((0, 1)) == 2, "the game goes on meanwhile"
         await pilot.press("escape")
         await workers_done(app)
-        assert app.game.making is None and "Stopped making" in app.game.message
+        assert app.game.maker.making is None and "Stopped making" in app.game.message
         assert app.game.session.board.puzzle is example and app.game.session.board.digit((0, 0)) == 1
         await pilot.press("escape")  # nothing being made: Esc does nothing
         assert app.game.session.board.puzzle is example
 
 
 async def test_a_puzzle_made_in_a_worker_begins_the_new_game(example, row_sums, tmp_path, monkeypatch):
-    monkeypatch.setattr("kaldoku_tui.screens.game.make_puzzle", lambda kind, stop: row_sums)
+    monkeypatch.setattr("kaldoku_tui.widgets.maker.make_puzzle", lambda kind, stop: row_sums)
     app = make_app(example, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("g", "3", "enter")
         await workers_done(app)
         await pilot.pause()
-        assert app.game.session.board.puzzle is row_sums and app.game.making is None
+        assert app.game.session.board.puzzle is row_sums and app.game.maker.making is None
 
 
 async def test_two_apps_for_two_players_in_one_process(example, row_sums, tmp_path):

@@ -109,7 +109,7 @@ def check_history(board: Board) -> None:
 ])
 async def test_random_keys_never_break_the_game(session, bursts, puzzles, tmp_path, monkeypatch):
     rng = random.Random(session)
-    monkeypatch.setattr("kaldoku_tui.screens.game.make_puzzle",
+    monkeypatch.setattr("kaldoku_tui.widgets.maker.make_puzzle",
                         lambda kind, *args, **kwargs: puzzles[kind.size])
     size = rng.randrange(MIN_SIZE, MAX_SIZE + 1)
     app = game_app(puzzles[size], tmp_path, kind=GameKind(size), ascii=session % 2 == 1)

@@ -5,91 +5,77 @@ It shows a Session and turns keys into its moves; the rules live in the session.
 
 from __future__ import annotations
 
-import time
 from dataclasses import replace
-from typing import Iterator, NamedTuple
 
-from rich.text import Text
-from textual import work
-from textual.app import ComposeResult, SystemCommand
-from textual.binding import Binding
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.screen import Screen
 from textual.theme import Theme
-from textual.widgets import Static
 
-from kaldoku_tui.bank import make_puzzle
-from kaldoku_tui.engine.generator import Stopped
-from kaldoku_tui.engine.board import Board
-from kaldoku_tui.engine.hints import HintSearch, cage_facts, hint_within
+from kaldoku_tui.engine.hints import cage_facts
 from kaldoku_tui.engine.kinds import GameKind
-from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError
+from kaldoku_tui.engine.puzzle import Cell, Puzzle
+from kaldoku_tui.layout import status_lines
 from kaldoku_tui.screens.dialogs import ConfirmDialog, NewGameDialog
-from kaldoku_tui.screens.help import HelpScreen, grid_bindings
+from kaldoku_tui.screens.help import HelpScreen, key_sections
 from kaldoku_tui.screens.inspector import InspectorScreen
 from kaldoku_tui.screens.settings import SettingsScreen
-from kaldoku_tui.screens.win import WinScreen, sharing
+from kaldoku_tui.screens.win import won
 from kaldoku_tui.services import Services
 from kaldoku_tui.session.game import Session, Update, clock_text
-from kaldoku_tui.session.moves import (AskHint, Check, Fill, Move, Pause, Redo, Restart, Reveal,
-                                       Undo)
+from kaldoku_tui.session.moves import AskHint, Check, Move, Pause, Restart, Reveal
 from kaldoku_tui.session.settings import Settings
 from kaldoku_tui.terminal import in_ascii
-from kaldoku_tui.layout import status_lines
 from kaldoku_tui.widgets.grid import KenKenGrid
+from kaldoku_tui.widgets.hints import HintFinder
 from kaldoku_tui.widgets.keys import KeyBar
+from kaldoku_tui.widgets.maker import PuzzleMaker
+from kaldoku_tui.widgets.status import StatusLine
 from kaldoku_tui.widgets.title import TitleBar
 
 TIP = "?: every key   o: settings (highlight row, column and cage)"
 """The status line as a game starts, unless there is news to tell."""
 
-SLOW_HINT = 0.3
-"""Seconds a hint may take before the status line says one is being looked for."""
-
-CURSOR_KEY = "cursor"
-"""The settings table's key of the cursor of the game in progress."""
-
 SAVE_EVERY = 10.0
 """Seconds of play between saves of the clock when the board does not change."""
 
 
-class Making(NamedTuple):
-    """A new puzzle being made: its kind and when it was asked for (time.monotonic)."""
-
-    kind: GameKind
-    since: float
+GAME_KEYS: list[BindingType] = [
+    Binding("g", "new_game", "New", tooltip="new game: choose size, operators and difficulty"),
+    Binding("X", "restart", "Restart", show=False,
+            tooltip="restart this puzzle from an empty board (asks first)"),
+    Binding("t", "hint", "Hint",
+            tooltip="hint: where to look; again: why; a third time: make the step "
+            "(help from the second press)"),
+    Binding("i", "inspect", "Cage",
+            tooltip="cage inspector: what still fits the cursor's cage, the digits "
+            "around it, its notes"),
+    Binding("c", "check", "Check",
+            tooltip="check so far: mark the digits that differ from the solution (help)"),
+    Binding("v", "reveal", "Reveal", show=False,
+            tooltip="reveal the solution: give up (asks first)"),
+    Binding("p", "pause", "Pause", show=False,
+            tooltip="pause: hide the board, stop the clock; again to go on"),
+    Binding("s", "records", "Stats", show=False,
+            tooltip="statistics: games won and best times, per kind of game"),
+    Binding("o", "settings", "Settings", show=False,
+            tooltip="settings: clearing notes when a digit is placed, shading the cursor's row, "
+            "column and cage, lighting their numbers"),
+    Binding("escape", "stop_making", "Stop", tooltip="stop making the new puzzle"),
+    Binding("m", "more", "More", show=False,
+            tooltip="more: the next page of a long message on the status line"),
+    Binding("question_mark,f1", "help", "Help", tooltip="this help"),
+    Binding("q", "quit", "Quit", tooltip="quit (the game is saved)"),
+]
+"""The game screen's keys (the board's are the grid's); their tooltips are the help
+screen's and the key bar's words."""
 
 
 class GameScreen(Screen):
     """One game of KenKen at a time."""
 
-    BINDINGS = [
-        Binding("g", "new_game", "New", tooltip="new game: choose size, operators and difficulty"),
-        Binding("X", "restart", "Restart", show=False,
-                tooltip="restart this puzzle from an empty board (asks first)"),
-        Binding("t", "hint", "Hint",
-                tooltip="hint: where to look; again: why; a third time: make the step "
-                "(help from the second press)"),
-        Binding("i", "inspect", "Cage",
-                tooltip="cage inspector: what still fits the cursor's cage, the digits "
-                "around it, its notes"),
-        Binding("c", "check", "Check",
-                tooltip="check so far: mark the digits that differ from the solution (help)"),
-        Binding("v", "reveal", "Reveal", show=False,
-                tooltip="reveal the solution: give up (asks first)"),
-        Binding("p", "pause", "Pause", show=False,
-                tooltip="pause: hide the board, stop the clock; again to go on"),
-        Binding("s", "records", "Stats", show=False,
-                tooltip="statistics: games won and best times, per kind of game"),
-        Binding("o", "settings", "Settings", show=False,
-                tooltip="settings: clearing notes when a digit is placed, shading the cursor's row, "
-                "column and cage, lighting their numbers"),
-        Binding("escape", "stop_making", "Stop", tooltip="stop making the new puzzle"),
-        Binding("m", "more", "More", show=False,
-                tooltip="more: the next page of a long message on the status line"),
-        Binding("question_mark,f1", "help", "Help", tooltip="this help"),
-        Binding("q", "quit", "Quit", tooltip="quit (the game is saved)"),
-    ]
+    BINDINGS = GAME_KEYS
 
     class KindChosen(Message):
         """The player asked for a new game of `kind`: the bank should keep it ready."""
@@ -102,36 +88,27 @@ class GameScreen(Screen):
         super().__init__()
         self.session = session
         self.services = services
-        self.message = notice or TIP
+        self.status = StatusLine(notice or TIP, ascii=services.ascii)
         self.passing = notice is None
         """Whether the status line says something of this screen's that goes with the
         next change of the board (the tip, "Settings saved.")."""
-        self.pages: list[Text | str] = [self.message]
-        """The status line's text, in pages of the lines it has."""
-        self.page = 0
-        """The page of it on show."""
-        self.shown_page: Text | str | None = None
-        """The page the status line shows now."""
-        self.kept_cursor: dict | None = None
-        """The cursor as last kept in the store."""
-        self.cursor: tuple[int, int] = (0, 0)
+        self.grid = KenKenGrid(session.board.view(), ascii=services.ascii, play=self.play, id="grid")
+        self.maker = PuzzleMaker(services.bank)
+        self.hints = HintFinder()
+        self.cursor: Cell = (0, 0)
         """Where the grid's cursor is (known here after the grid is gone, as the app ends)."""
         self.saved_at = session.elapsed
-        self.making: Making | None = None
-        """The new puzzle being made in a worker, if one is."""
 
     # Building.
 
     def compose(self) -> ComposeResult:
         ascii = self.services.ascii
         yield TitleBar(self.app.title, ascii=ascii)
-        yield KenKenGrid(self.session.board.view(), ascii=ascii, play=self.play, id="grid")
-        yield Static(id="status", markup=False)
+        yield self.grid
+        yield self.status
         yield KeyBar(ascii=ascii)
-
-    @property
-    def grid(self) -> KenKenGrid:
-        return self.query_one(KenKenGrid)
+        yield self.maker
+        yield self.hints
 
     @property
     def title_bar(self) -> TitleBar:
@@ -140,7 +117,9 @@ class GameScreen(Screen):
     def on_mount(self) -> None:
         self.app.theme_changed_signal.subscribe(self, self.keep_theme)
         self.apply_settings()
-        self.restore_cursor()
+        cell = self.services.kept_cursor(self.session)
+        if cell is not None:
+            self.grid.cursor = cell
         self.watch(self.grid, "notes_mode", lambda _: self.show_status(), init=False)
         self.watch(self.grid, "cursor", self.cursor_moved, init=False)
         self.set_interval(1.0, self.tick)
@@ -173,8 +152,7 @@ class GameScreen(Screen):
         grid.hinted = session.hinted
         grid.show_board = not session.paused
         if update.search is not None:
-            self.set_timer(SLOW_HINT, self.tell_searching)
-            self.find_hint(update.search, update.version)
+            self.hints.find(update.search, update.version)
         if update.message is not None:
             self.show_status(update.message)
         elif update.board and self.passing:
@@ -185,19 +163,23 @@ class GameScreen(Screen):
             self.win()
 
     def on_ken_ken_grid_fits(self, message: KenKenGrid.Fits) -> None:
-        self.session.cover("small", not message.fits)
-        self.show_time()
+        self.cover("small", not message.fits)
 
     def on_screen_suspend(self) -> None:
-        self.session.cover("dialog")
-        self.show_time()
+        self.cover("dialog", True)
 
     def on_screen_resume(self) -> None:
-        self.session.cover("dialog", False)
+        self.cover("dialog", False)
+
+    def cover(self, reason: str, on: bool) -> None:
+        """The board is hidden for `reason` (a dialog, a small terminal), or no longer."""
+        self.session.cover(reason, on)
         self.show_time()
 
     def tick(self) -> None:
-        self.show_making()
+        making = self.maker.progress()
+        if making:
+            self.show_status(making)
         session = self.session
         if not session.clock.running:
             return
@@ -208,52 +190,27 @@ class GameScreen(Screen):
     def keep_time(self) -> None:
         """Write the time played (a move writes it too), and where the cursor is."""
         self.saved_at = self.session.elapsed
-        notice = self.session.keep_time()
-        self.keep_cursor()
+        notice = self.services.keep(self.session, self.cursor)
         if notice:
             self.show_status(notice)
 
-    # The cursor: kept in the store's settings table with its game, to be where the
-    # player left it when the game is resumed.
-
-    def keep_cursor(self) -> None:
-        game = getattr(self.session.journal, "game_id", None)
-        spot = {"game": game, "cell": list(self.cursor)}
-        if game is not None and not self.session.over and spot != self.kept_cursor:
-            self.kept_cursor = spot
-            self.services.store.save_settings({CURSOR_KEY: spot})
-
-    def restore_cursor(self) -> None:
-        spot = self.services.store.settings().get(CURSOR_KEY)
-        game = getattr(self.session.journal, "game_id", None)
-        if not isinstance(spot, dict) or game is None or spot.get("game") != game:
-            return
-        cell = spot.get("cell")
-        if isinstance(cell, list) and len(cell) == 2 and all(type(i) is int for i in cell):
-            self.grid.cursor = (cell[0], cell[1])
-            self.kept_cursor = spot
-
-    def cursor_moved(self, cell: tuple[int, int]) -> None:
+    def cursor_moved(self, cell: Cell) -> None:
         self.cursor = cell
 
     def on_unmount(self) -> None:
         # Unmount comes before the driver closes, and a driver stuck closing (a hung-up
         # terminal) can leave only the signal watchdog to end the process.
-        self.session.keep_time()
-        self.keep_cursor()
+        self.services.keep(self.session, self.cursor)
 
     # Hints: looked for in a worker, on a copy of the board.
 
-    def tell_searching(self) -> None:
+    def on_hint_finder_slow(self) -> None:
         if self.session.hint_searching:
             self.show_status("Looking for a hint…")
 
-    @work(thread=True, group="hint", exit_on_error=False)
-    def find_hint(self, board: Board, version: int) -> None:
-        self.app.call_from_thread(self.hint_found, hint_within(board), version)
-
-    def hint_found(self, search: HintSearch, version: int) -> None:
-        self.show(self.session.hint_found(search.hint, version, search.gave_up))
+    def on_hint_finder_found(self, message: HintFinder.Found) -> None:
+        search = message.search
+        self.show(self.session.hint_found(search.hint, message.version, search.gave_up))
 
     def action_hint(self) -> None:
         self.play(AskHint())
@@ -262,56 +219,24 @@ class GameScreen(Screen):
 
     def show_time(self) -> None:
         session = self.session
-        state = " (paused)" if session.paused and not session.over else ""
-        self.title_bar.show(self.text(session.kind.describe()),
-                            f"{clock_text(session.elapsed)}{state}")
+        paused = " (paused)" if session.paused and not session.over else ""
+        self.title_bar.show(self.text(session.kind.describe()), clock_text(session.elapsed) + paused)
+
+    @property
+    def message(self) -> str:
+        """What the status line says."""
+        return self.status.message
 
     def show_status(self, message: str | None = None, passing: bool = False) -> None:
         """Show the notes mode and `message` (or keep the last one) on the status line;
         a `passing` message goes with the next change of the board."""
         if message is not None:
             self.passing = passing
-            self.message = self.text(message)
-            self.page = 0
-        notes = " NOTES ON " if self.grid.notes_mode else " notes off "
-        bar = "|" if self.services.ascii else "│"
-        status = self.query_one("#status", Static)
-        status.set_class(self.grid.notes_mode, "-notes")
-        room = self.status_room()
-        if status.styles.height is None or status.styles.height.value != room:
-            status.styles.height = room
-        self.pages = self.status_pages(f"{notes}{bar} {self.message}", room)
-        self.page %= len(self.pages)
-        self.show_page()
-
-    def show_page(self) -> None:
-        """Put the status line's page on the screen, unless it is there already (a
-        repaint of the status lines is a kilobyte on the wire)."""
-        page = self.pages[self.page]
-        if page != self.shown_page:
-            self.shown_page = page
-            self.query_one("#status", Static).update(page, layout=False)
-
-    def status_pages(self, text: str, room: int) -> list[Text | str]:
-        """`text` in pages of `room` lines of the screen's width; each page of a text
-        that needs more than one ends saying how to see the next."""
-        width = self.size.width
-        console = self.app.console
-        if not width or len(Text(text).wrap(console, width)) <= room:
-            return [text]
-        lines = Text(text).wrap(console, max(1, width - len(" (m: again 9/9)")))
-        pages = [lines[i : i + room] for i in range(0, len(lines), room)]
-        result: list[Text | str] = []
-        for i, page in enumerate(pages, 1):
-            page[-1].rstrip()
-            page[-1].append(f" (m: {'more' if i < len(pages) else 'again'} {i}/{len(pages)})",
-                            "bold")
-            result.append(Text("\n").join(page))
-        return result
+            message = self.text(message)
+        self.status.show(self.grid.notes_mode, self.status_room(), message)
 
     def action_more(self) -> None:
-        self.page = (self.page + 1) % len(self.pages)
-        self.show_page()
+        self.status.more()
 
     def status_room(self) -> int:
         """Lines the status line has: as many as the board leaves at this terminal's size
@@ -325,19 +250,9 @@ class GameScreen(Screen):
     # Ending a game.
 
     def win(self) -> None:
-        session = self.session
-        store = self.services.store
-        record = store.record(session.kind)
-        seconds = round(session.elapsed, 1)  # as the store keeps it, so the two times agree
-        best = f", best without help {clock_text(record.best)}" if record.best is not None else ""
-        news = ("New best time! " if not session.aided and record.best is not None
-                and record.best >= seconds else "")
-        line = f"{news}Won {record.won} of {record.played} played{best}." if store.saving else None
-        summary = f"{self.text(session.kind.describe())} in {clock_text(seconds)}"
-        self.show_status(f"Solved in {clock_text(seconds)}. g: new game")
-        self.app.push_screen(WinScreen(summary, f"Help used: {session.help_summary()}", line,
-                                       store=store, ascii=self.services.ascii,
-                                       **sharing(session, store)), self.after_win)
+        self.show_status(f"Solved in {clock_text(round(self.session.elapsed, 1))}. g: new game")
+        self.app.push_screen(won(self.session, self.services.store, self.services.ascii),
+                             self.after_win)
 
     def after_win(self, choice: str | None) -> None:
         if choice == "new":
@@ -349,86 +264,53 @@ class GameScreen(Screen):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "stop_making":
-            return self.making is not None  # hidden, not dimmed, while nothing is made
-        session = self.session
-        if action == "pause":
-            return None if session.over else True
+            return self.maker.making is not None  # hidden, not dimmed, while nothing is made
         if action == "more":
-            return len(self.pages) > 1
-        if session.paused and action in ("check", "reveal", "restart", "hint", "inspect"):
-            return None
-        if session.over and action in ("check", "reveal", "hint"):
-            return None
-        return True
+            return self.status.paging
+        session = self.session
+        hidden = (session.over and action in ("pause", "check", "reveal", "hint")
+                  or session.paused and action in ("check", "reveal", "restart", "hint", "inspect"))
+        return None if hidden else True
 
     def action_new_game(self) -> None:
         self.app.push_screen(NewGameDialog(self.session.kind, ascii=self.services.ascii),
                              self.start_kind)
 
     def start_kind(self, kind: GameKind | None) -> None:
-        """Begin a game of `kind`: at once from the bank, else after generating one."""
+        """Begin a game of `kind`: at once from the bank, else after making one."""
         if kind is None:
             return
-        puzzle = self.services.bank.take(kind)
+        self.post_message(self.KindChosen(kind))
+        puzzle = self.maker.start(kind)
         if puzzle is not None:
-            self.making = None
             self.begin(kind, puzzle)
         else:
-            self.making = Making(kind, time.monotonic())
-            self.show_making()
-            self.generate(self.making)
+            self.show_status(self.maker.progress())
             self.refresh_bindings()
-        self.post_message(self.KindChosen(kind))
 
-    def show_making(self) -> None:
-        """Say, once a second, how long the puzzle being made has taken so far."""
-        if self.making is not None:
-            kind, since = self.making
-            seconds = int(time.monotonic() - since)
-            self.show_status(f"Making a {kind.describe()} puzzle… {seconds} s  (Esc: stop; "
-                             "this game goes on meanwhile)")
-
-    @work(thread=True, group="generate", exit_on_error=False)
-    def generate(self, making: Making) -> None:
-        """Make a puzzle of `making`'s kind; given up as soon as it is no longer wanted."""
-        try:
-            puzzle = make_puzzle(making.kind, stop=lambda: self.making is not making)
-        except Stopped:
-            return
-        except PuzzleError as error:
-            self.app.call_from_thread(self.made, making, None, f"Cannot make that puzzle: {error}")
-            return
-        self.app.call_from_thread(self.made, making, puzzle, None)
-
-    def made(self, making: Making, puzzle: Puzzle | None, error: str | None) -> None:
-        if self.making is not making:
-            return  # Stopped, or another asked for since.
-        self.making = None
+    def on_puzzle_maker_made(self, message: PuzzleMaker.Made) -> None:
         self.refresh_bindings()
-        if puzzle is None:
-            self.show_status(error)
-        else:
-            self.begin(making.kind, puzzle)
+        self.begin(message.kind, message.puzzle)
+
+    def on_puzzle_maker_failed(self, message: PuzzleMaker.Failed) -> None:
+        self.refresh_bindings()
+        self.show_status(message.why)
 
     def action_stop_making(self) -> None:
-        self.making = None
+        self.maker.stop()
         self.refresh_bindings()
         self.show_status("Stopped making the new puzzle: this game goes on as it was.")
 
     def begin(self, kind: GameKind, puzzle: Puzzle) -> None:
         """Leave this game (it counts as played if it was) and play `puzzle`."""
-        notices = [self.session.leave()]
-        self.session, notice = self.services.new_session(puzzle, kind)
-        notices.append(notice)
+        self.session, news = self.services.next_game(self.session, puzzle, kind)
         self.saved_at = 0.0
-        grid = self.grid
         # One frame for the new board, its status lines and title (no torn frame between).
         with self.app.batch_update():
-            grid.view = self.session.board.view()
+            self.grid.view = self.session.board.view()
             self.apply_settings()
-            grid.focus()
-            self.show(Update(message=" ".join(filter(None, notices))
-                             or f"New {kind.describe()} puzzle."))
+            self.grid.focus()
+            self.show(Update(message=news))
 
     def action_restart(self) -> None:
         self.confirm("Restart this puzzle from an empty board?", Restart())
@@ -463,28 +345,14 @@ class GameScreen(Screen):
                              self.change_settings)
 
     def change_settings(self, settings: Settings | None) -> None:
-        if settings is None or settings == self.services.settings:
-            return
-        self.services.settings = settings
-        self.apply_settings()
-        notice = self.services.store.save_settings(settings.to_dict())
-        self.show_status(notice or "Settings saved.", passing=not notice)
+        if settings is not None and settings != self.services.settings:
+            notice = self.services.change_settings(settings)
+            self.apply_settings()
+            self.show_status(notice or "Settings saved.", passing=not notice)
 
     def keep_theme(self, theme: Theme) -> None:
         """Keep a theme picked in the palette for the next games."""
         self.change_settings(replace(self.services.settings, theme=theme.name))
-
-    def commands(self) -> Iterator[SystemCommand]:
-        """The board's actions for the command palette (the screen's own are in the app's)."""
-        def notes() -> None:
-            self.grid.notes_mode = not self.grid.notes_mode
-
-        yield SystemCommand("Undo", "Take back the last move", lambda: self.play(Undo()))
-        yield SystemCommand("Redo", "Make the move taken back again", lambda: self.play(Redo()))
-        yield SystemCommand("Notes mode", "On or off: digits then toggle pencil notes", notes)
-        yield SystemCommand("Fill notes", "Note what each empty cell's row, column and cage allow",
-                            lambda: self.play(Fill()))
-        yield SystemCommand("More", "The next page of a long message", self.action_more)
 
     def apply_settings(self) -> None:
         """Play by the app's settings."""
@@ -498,11 +366,7 @@ class GameScreen(Screen):
 
     def key_sections(self) -> list[tuple[str, list[Binding]]]:
         """Every key of the game, in sections, for the help screen."""
-        return [
-            ("On the board", grid_bindings(self.session.board.size)),
-            ("Game", [b for b in self.BINDINGS if isinstance(b, Binding)]),
-            ("Anywhere", [b for b in self.app.BINDINGS if isinstance(b, Binding)]),
-        ]
+        return key_sections(self.session.board.size, self.BINDINGS, self.app.BINDINGS)
 
     def action_quit(self) -> None:
         self.app.exit()

@@ -77,6 +77,17 @@ def grid_bindings(size: int) -> list[Binding]:
     return [*bindings[:4], digits, *bindings[4:]]
 
 
+def key_sections(size: int, game: Iterable[object], anywhere: Iterable[object]
+                 ) -> list[tuple[str, list[Binding]]]:
+    """Every key of the game, in sections: the board's (of a board of `size`), the game
+    screen's and the app's."""
+    return [
+        ("On the board", grid_bindings(size)),
+        ("Game", [b for b in game if isinstance(b, Binding)]),
+        ("Anywhere", [b for b in anywhere if isinstance(b, Binding)]),
+    ]
+
+
 class KeyTable(Static):
     """The key table, its descriptions wrapped to the width it is given."""
 

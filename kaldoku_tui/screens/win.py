@@ -34,6 +34,21 @@ def sharing(session: Session, store: Store) -> dict[str, Any]:
             "game_id": getattr(session.journal, "game_id", None)}
 
 
+def won(session: Session, store: Store, ascii: bool = False) -> WinScreen:
+    """The win screen of `session`, just won: its time, the help used, the record of its
+    kind of game (when statistics are kept) and what there is to share."""
+    record = store.record(session.kind)
+    seconds = round(session.elapsed, 1)  # as the store keeps it, so the two times agree
+    best = f", best without help {clock_text(record.best)}" if record.best is not None else ""
+    news = ("New best time! " if not session.aided and record.best is not None
+            and record.best >= seconds else "")
+    line = f"{news}Won {record.won} of {record.played} played{best}." if store.saving else None
+    kind = session.kind.describe()
+    summary = f"{in_ascii(kind) if ascii else kind} in {clock_text(seconds)}"
+    return WinScreen(summary, f"Help used: {session.help_summary()}", line, store=store,
+                     ascii=ascii, **sharing(session, store))
+
+
 class WinScreen(ModalScreen[str | None]):
     """Shown when the board is solved. Dismisses with "new", "quit" or None (look at the board)."""
 

@@ -328,25 +328,25 @@ class KenKenGrid(Widget, can_focus=True):
         layout = self.board_layout
         self.lines.clear()
         if layout is not None and self.show_board:
-            regions = []
+            regions: list[Region] = []
             for cell, look in looks.items():
                 old = self.looks.get(cell)
                 if look == old:
                     continue
-                region = layout.cell_region(cell)
+                inside = layout.cell_region(cell)
                 for k in range(layout.cell_height):
                     if old is None or (
                         self.cell_segments(old, k, layout) != self.cell_segments(look, k, layout)
                     ):
-                        regions.append(Region(region.x, region.y + k, region.width, 1))
+                        regions.append(Region(inside.x, inside.y + k, inside.width, 1))
             for anchor, label in label_looks.items():
                 old_label = self.label_looks.get(anchor)
                 if label != old_label:
                     # Only as far as the label reaches, old or new: the wall after it stays.
                     reach = max(self.label_reach(anchor, look, layout)
                                 for look in (label, old_label) if look is not None)
-                    region = layout.label_region(anchor)
-                    regions.append(Region(region.x, region.y, reach, 1))
+                    above = layout.label_region(anchor)
+                    regions.append(Region(above.x, above.y, reach, 1))
             if layout.rulers:
                 for axis, ruler in enumerate((layout.row_ruler_region, layout.column_ruler_region)):
                     old, new = (None if cell is None else cell[axis] for cell in (self.lit, lit))
