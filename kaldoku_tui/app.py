@@ -7,7 +7,7 @@ import threading
 import time
 from datetime import date
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Iterable
 
 from textual import events, work
 from textual.app import App, SystemCommand
@@ -29,7 +29,8 @@ from kaldoku_tui.screens.win import WinScreen
 from kaldoku_tui.services import Services
 from kaldoku_tui.session.game import MoveError, Session
 from kaldoku_tui.session.settings import Settings
-from kaldoku_tui.session.store import GameDamaged, StoreError
+from kaldoku_tui.session.snapshot import attach, resume_saved
+from kaldoku_tui.session.store import GameDamaged, Store, StoreError
 from kaldoku_tui.terminal_input import INPUT_DRIVER
 from kaldoku_tui.widgets.grid import GRID_CSS
 
@@ -254,35 +255,33 @@ def build_app(config: AppConfig) -> KaldokuApp:
 
     session = None
     if config.daily is not None:
-        session = resume(services, notices, config.daily) or new(daily_puzzle(config.daily), kind)
+        session = (resume(store, services.now, services.settings, notices, config.daily)
+                   or new(daily_puzzle(config.daily), kind))
     elif puzzle is not None:
         session = new(puzzle, kind)
     elif config.chosen:
         puzzle = generate(kind.size, seed=config.seed, ops=kind.ops, level=kind.level)
         session = new(puzzle, kind)
     else:
-        session = resume(services, notices)
+        session = resume(store, services.now, services.settings, notices)
     if session is None:
         session = new(services.bank.take(DEFAULT_KIND) or generate(DEFAULT_KIND.size), DEFAULT_KIND)
     return KaldokuApp(session, services, notice=" ".join(filter(None, notices)) or None,
                       terminal_input=config.terminal_input)
 
 
-def resume(services: Services, notices: list[str | None],
-           daily: date | None = None) -> Session | None:
+def resume(store: Store, now: Callable[[], float], settings: Settings,
+           notices: list[str | None], daily: date | None = None) -> Session | None:
     """The game last played (of the daily puzzle of `daily`, if given), taken over by
     this process; None when there is none. Games that cannot be resumed are set aside
     with a notice."""
-    store = services.store
     for found in store.open_games():
         if daily is not None and found.daily != daily:
             continue
         try:
             resumed = store.resume(found.id)
             saved = resumed.game
-            session = Session.resume(saved.puzzle, saved.moves, saved.kind, now=services.now,
-                                     elapsed=saved.elapsed,
-                                     auto_clean_notes=services.settings.auto_clean_notes)
+            session = resume_saved(saved, now, settings.auto_clean_notes)
         except GameDamaged as error:
             notices.append(store.set_game_aside(found.id, str(error)))
             continue
@@ -293,7 +292,7 @@ def resume(services: Services, notices: list[str | None],
             continue  # Ended or taken by another kaldoku since it was listed.
         session.journal = resumed.journal
         notices.append(resumed.notice or "Resumed your game.")
-        return session
+        return attach(session)
     return None
 
 

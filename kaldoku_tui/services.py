@@ -13,6 +13,7 @@ from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.engine.puzzle import Cell, Puzzle
 from kaldoku_tui.session.game import Session
 from kaldoku_tui.session.settings import Settings
+from kaldoku_tui.session.snapshot import attach
 from kaldoku_tui.session.store import Store
 
 CURSOR_KEY = "cursor"
@@ -42,7 +43,7 @@ class Services:
         journal, notice = self.store.new_game(puzzle, kind, daily_of(puzzle))
         session = Session(puzzle, kind, journal=journal, now=self.now,
                           auto_clean_notes=self.settings.auto_clean_notes)
-        return session, notice
+        return attach(session), notice
 
     def next_game(self, leaving: Session, puzzle: Puzzle, kind: GameKind) -> tuple[Session, str]:
         """Leave `leaving` (it counts as played if it was) for a new game of `puzzle`; the

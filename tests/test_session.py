@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from kaldoku_tui.engine.hints import hint
@@ -264,6 +266,8 @@ def test_every_move_reads_back_from_the_journal_as_it_was_made(example, clock):
     assert [move.name for move in moves] == ["place", "note", "check", "fill", "undo", "redo",
                                              "clear", "pause", "resume", "restart", "undo", "reveal"]
     assert moves[0] == Place((0, 0), 1, states=(((0, 0), (1, frozenset())),))
+    assert json.dumps(game.journal.records[0]) == \
+        '{"move": "place", "cell": [0, 0], "digit": 1, "states": [[0, 0, 1, []]]}', "as ever written"
 
 
 def test_a_journal_of_an_earlier_kaldoku_still_resumes(example):

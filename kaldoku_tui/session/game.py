@@ -28,6 +28,7 @@ from kaldoku_tui.engine.puzzle import Cell, Puzzle, PuzzleError
 from kaldoku_tui.session.moves import (AskHint, BoardMove, Check, DigitMove, Fill, Hint, Move,
                                        MoveError, Note, Pause, Redo, Restart, Resume, Reveal,
                                        Step, Undo, read_move)
+from kaldoku_tui.session.moves import states_from_list as states_from_list  # snapshot.py's
 from kaldoku_tui.session.moves import states_to_list as states_to_list  # legacy.py's
 
 HELP = ("checks", "hints", "reveals")

@@ -57,10 +57,15 @@ class BoardMove(Move):
         return board.change(dict(self.states))
 
     def to_dict(self) -> dict[str, Any]:
-        data = super().to_dict()
+        # In the order kaldoku has always written them: move, cell, digit, states.
+        data = {**super().to_dict(), **self.details()}
         if self.states:
             data["states"] = states_to_list(self.states)
         return data
+
+    def details(self) -> dict[str, Any]:
+        """What the journal keeps of the move besides its name and states."""
+        return {}
 
 
 @dataclass(frozen=True)
@@ -69,8 +74,8 @@ class CellMove(BoardMove):
 
     cell: Cell
 
-    def to_dict(self) -> dict[str, Any]:
-        return {**super().to_dict(), "cell": list(self.cell)}
+    def details(self) -> dict[str, Any]:
+        return {"cell": list(self.cell)}
 
     @classmethod
     def read(cls, record: Mapping[str, Any], states: States) -> CellMove:
@@ -83,8 +88,8 @@ class DigitMove(CellMove):
 
     digit: int
 
-    def to_dict(self) -> dict[str, Any]:
-        return {**super().to_dict(), "digit": self.digit}
+    def details(self) -> dict[str, Any]:
+        return {**super().details(), "digit": self.digit}
 
     @classmethod
     def read(cls, record: Mapping[str, Any], states: States) -> DigitMove:

@@ -6,6 +6,8 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
+from kaldoku_tui.terminal import shown
+
 MORE = " (m: again 9/9)"
 """The longest note at the end of a page, kept room for."""
 
@@ -35,7 +37,8 @@ class StatusLine(Static):
             self.styles.height = room
         mode = " NOTES ON " if notes else " notes off "
         bar = "|" if self.ascii else "│"
-        self.pages = self.paged(f"{mode}{bar} {self.message}", room)
+        # A message may hold a path or a file's text: controls are shown, never obeyed.
+        self.pages = self.paged(f"{mode}{bar} {shown(self.message)}", room)
         self.page %= len(self.pages)
         self.show_page()
 
