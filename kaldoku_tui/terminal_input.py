@@ -337,3 +337,33 @@ if sys.platform != "win32":
 else:
     INPUT_DRIVER = None
     """Windows: Textual's own driver (it reads console events, not these bytes)."""
+
+
+from textual.drivers._byte_stream import ByteStream  # noqa: E402  (the web's packets)
+from textual.drivers.web_driver import WebDriver  # noqa: E402
+
+
+class WebInputDriver(WebDriver):
+    """Textual's driver for a browser tab (textual-serve), reading the keyboard through
+    TerminalInput: the page's keys and pastes reach it as they were typed, so the bytes
+    that end Textual's own input thread would leave a tab that no longer hears its
+    keys, nor the server's quit when the tab closes."""
+
+    def run_input_thread(self) -> None:
+        # Textual's own loop, with TerminalInput in place of its decoder and parser.
+        terminal = TerminalInput(size=lambda: self._size)  # the page's, once it has said
+        packets = ByteStream()
+        try:
+            for data in self._input_reader:
+                for kind, payload in packets.feed(data) if data else ():
+                    if kind == "D":
+                        for message in terminal.feed(payload):
+                            self.process_message(message)
+                    else:
+                        self._on_meta(kind, payload)  # the server's: size, focus, quit, files
+                for message in terminal.tick():
+                    self.process_message(message)
+        except Exception:  # "exit" ends the input here, as in Textual's loop
+            pass
+        finally:
+            self._input_reader.close()

@@ -290,10 +290,10 @@ def test_the_game_survives_every_hostile_input_on_a_real_terminal(tmp_path):
                 terminal.press("h", "h", "h")
             assert wait_for(lambda: len(board_digits(terminal.screen())) == 4 and
                             board_digits(terminal.screen())[row][col] == str(EXAMPLE_SOLUTION[row][col]),
-                            timeout=10), f"after {name}:\n{terminal.screen()}"
+                            timeout=60), f"after {name}:\n{terminal.screen()}"
         assert not ended(status)
         terminal.press("q")
-        assert wait_for(lambda: ended(status), timeout=10) == "0", terminal.screen()
+        assert wait_for(lambda: ended(status), timeout=60) == "0", terminal.screen()
     finally:
         terminal.close()
 
@@ -477,7 +477,7 @@ def test_quitting_ends_the_process_while_a_worker_is_stuck(tmp_path):
     try:
         assert wait_for((tmp_path / "working").exists), terminal.screen()
         terminal.press("q")
-        assert wait_for(lambda: ended(status), timeout=20) == "7", "still running with its worker"
+        assert wait_for(lambda: ended(status), timeout=60) == "7", "still running with its worker"
         assert (tmp_path / "saved").exists(), "what comes after the app (saving) ran"
     finally:
         terminal.close()
