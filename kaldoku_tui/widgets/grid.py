@@ -84,6 +84,18 @@ class Label(NamedTuple):
     """Whether the cursor is in the cage."""
 
 
+def next_empty(view: BoardView, cell: Cell, step: int) -> Cell | None:
+    """The first empty cell from `cell` on in reading order (`step` 1) or back (-1),
+    round the board's end; None when every other cell holds a digit."""
+    size = view.size
+    start = cell[0] * size + cell[1]
+    for k in range(1, size * size):
+        found = divmod((start + step * k) % (size * size), size)
+        if not view.digit(found):
+            return found
+    return None
+
+
 class GridBand(Widget):
     """A strip of the board, as its KenKenGrid draws it, laid over the grid: one column
     of cells, or the row numbers."""
@@ -149,6 +161,12 @@ class KenKenGrid(Widget, can_focus=True):
         Binding("down,j", "move(1, 0)", "Down", show=False),
         Binding("left,h", "move(0, -1)", "Left", show=False),
         Binding("right,l", "move(0, 1)", "Right", show=False),
+        Binding("tab", "empty(1)", "Next empty", show=False,
+                tooltip="the next empty cell (reading on: right, then the rows below)"),
+        Binding("shift+tab", "empty(-1)", "Previous empty", show=False,
+                tooltip="the previous empty cell"),
+        Binding("home", "row_end(0)", "Row start", show=False, tooltip="the first cell of the row"),
+        Binding("end", "row_end(-1)", "Row end", show=False, tooltip="the last cell of the row"),
         *(Binding(str(d), f"digit({d})", f"Digit {d}", show=False) for d in range(1, 10)),
         Binding("0,backspace,delete,space", "clear", "Clear", show=False, tooltip="clear the cell"),
         # Two bindings on one key, only one active at a time: the footer shows the mode.
@@ -647,13 +665,21 @@ class KenKenGrid(Widget, can_focus=True):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "notes_mode":
             return parameters[0] != self.notes_mode and self.show_board
-        if action in ("move", "digit", "clear", "fill", "undo", "redo"):
+        if action in ("move", "empty", "row_end", "digit", "clear", "fill", "undo", "redo"):
             return self.show_board
         return True
 
     def action_move(self, rows: int, columns: int) -> None:
         r, c = self.cursor
         self.cursor = (r + rows, c + columns)
+
+    def action_empty(self, step: int) -> None:
+        cell = next_empty(self.view, self.cursor, step)
+        if cell is not None:
+            self.cursor = cell
+
+    def action_row_end(self, column: int) -> None:
+        self.cursor = (self.cursor[0], column % self.view.size)
 
     def action_digit(self, digit: int) -> None:
         self.play((Note if self.notes_mode else Place)(self.cursor, digit))
