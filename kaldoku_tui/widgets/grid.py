@@ -70,6 +70,8 @@ class Look(NamedTuple):
     notes_mode: bool
     peer: bool
     same_digit: bool
+    chosen: int
+    """The cursor's digit when this cell holds it too, placed or as a note (0: no)."""
     duplicate: bool
     marked: bool
     hinted: bool
@@ -140,6 +142,7 @@ class KenKenGrid(Widget, can_focus=True):
         "grid--notes-cursor",
         "grid--peer",
         "grid--same-digit",
+        "grid--chosen",
         "grid--marked",
         "grid--hint",
         "grid--digit",
@@ -324,6 +327,8 @@ class KenKenGrid(Widget, can_focus=True):
                     or puzzle.cage_index(cell) == cursor_cage
                 ),
                 same_digit=not is_cursor and digit != 0 and digit == cursor_digit,
+                chosen=cursor_digit if not is_cursor and cursor_digit
+                and (digit == cursor_digit or cursor_digit in board.notes(cell)) else 0,
                 duplicate=cell in self.duplicates,
                 marked=cell in self.marked,
                 hinted=cell in self.hinted,
@@ -627,6 +632,7 @@ class KenKenGrid(Widget, can_focus=True):
         # the same as none: one style change per line, fewer bytes on the wire.
         chars = [" "] * width
         kinds = [""] * width
+        spelled = True  # the digits drawn are themselves (not the "¬5" or "1–9" of compact notes)
         if look.digit and k == middle:
             centre = (width - 1) // 2
             chars[centre] = str(look.digit)
@@ -641,6 +647,7 @@ class KenKenGrid(Widget, can_focus=True):
             if places is None:
                 if k == middle:
                     text = compact_notes(look.notes, size, width, self.glyphs)
+                    spelled = text[0].isdigit() and self.glyphs["to"] not in text
                     chars[: len(text)] = text
                     kinds = ["grid--note"] * width
             else:
@@ -649,13 +656,18 @@ class KenKenGrid(Widget, can_focus=True):
                     if line == k:
                         chars[column] = str(d)
                         kinds = ["grid--note"] * width
+        if look.chosen and spelled:
+            # The chosen digit alone is marked, placed or noted.
+            for i, char in enumerate(chars):
+                if char == str(look.chosen):
+                    kinds[i] = f"{kinds[i]} grid--chosen"
         if look.hinted and k == middle and chars[0] == " ":
             chars[0] = self.glyphs["hint"]
         segments = []
         start = 0
         for end in range(1, width + 1):
             if end == width or kinds[end] != kinds[start]:
-                names = highlights + ([kinds[start]] if kinds[start] else []) + cursor
+                names = highlights + kinds[start].split() + cursor
                 segments.append(Segment("".join(chars[start:end]), self.style_of(*names)))
                 start = end
         return segments
