@@ -3,9 +3,11 @@ Textual's Pilot."""
 
 from __future__ import annotations
 
-from conftest import game_app
+from conftest import EXAMPLE_ID, game_app, saved_session
+from test_e2e_terminal import KALDOKU, terminal, wait_until_quit  # noqa: F401 (a fixture)
 from kaldoku_tui.layout import note_places
 from kaldoku_tui.screens.help import HelpScreen
+from kaldoku_tui.terminal_input import TerminalInput
 from screen import screen_cells
 
 SIZE = (80, 24)
@@ -62,3 +64,34 @@ async def test_the_cursors_digit_is_marked_wherever_it_is_placed_or_noted(exampl
         assert one.bold and not three.bold
         await pilot.press("right")  # an empty cell: nothing chosen
         assert not char_at(app, (1, 0), *places[1]).underline
+
+
+async def test_alt_digit_toggles_a_note_in_either_mode(example, tmp_path):
+    app = game_app(example, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        board = app.game.session.board
+        await pilot.press("alt+3", "alt+1")
+        assert board.notes((0, 0)) == {1, 3} and not app.game.grid.notes_mode
+        await pilot.press("n", "alt+3")
+        assert board.notes((0, 0)) == {1}
+        await pilot.press("u")
+        assert board.notes((0, 0)) == {1, 3}, "one undoable move"
+
+
+def test_esc_then_a_digit_from_the_terminal_is_alt_digit():
+    """What a terminal sends for Alt+3 (xterm with metaSendsEscape, tmux's M-3, most
+    Linux terminals): ESC 3, read as alt+3, not the £ of a macOS layout."""
+    keys = [m.key for m in TerminalInput().feed(b"\x1b3\x1b9\x1bx3")]
+    assert keys == ["alt+3", "alt+9", "alt+x", "3"]
+
+
+def test_alt_digit_puts_a_note_on_a_real_terminal(terminal, tmp_path):
+    """tmux's M-3 is what Alt+3 sends in xterm (metaSendsEscape), tmux and over SSH."""
+    env = {"TERM": "xterm-256color", "KALDOKU_HOME": str(tmp_path), "LANG": "C.UTF-8"}
+    terminal.start([str(KALDOKU), EXAMPLE_ID], env)
+    terminal.wait_for(lambda s: "┏" in s and "┛" in s)
+    terminal.keys("M-3", "M-1")
+    terminal.wait_for(lambda s: "┃  1    │" in s and "┃  3    │" in s)  # notes 1 2 / 3 4
+    terminal.keys("q")
+    wait_until_quit(terminal)
+    assert saved_session(tmp_path).board.notes((0, 0)) == {1, 3}
