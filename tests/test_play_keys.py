@@ -95,3 +95,21 @@ def test_alt_digit_puts_a_note_on_a_real_terminal(terminal, tmp_path):
     terminal.keys("q")
     wait_until_quit(terminal)
     assert saved_session(tmp_path).board.notes((0, 0)) == {1, 3}
+
+
+async def test_keys_that_do_nothing_say_why(example, tmp_path):
+    app = game_app(example, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        game = app.game
+        await pilot.press("9")
+        assert game.message == "A 4×4 board takes the digits 1 to 4."
+        await pilot.press("alt+7")
+        assert game.message == "A 4×4 board takes the digits 1 to 4."
+        await pilot.press("p")
+        for key in ("t", "c", "3", "right", "tab", "alt+2", "i"):
+            game.show_status("")
+            await pilot.press(key)
+            assert game.message == "Paused: p to go on.", key
+        assert game.session.board.notes((0, 0)) == frozenset()
+        await pilot.press("p", "3")
+        assert game.session.board.digit((0, 0)) == 3

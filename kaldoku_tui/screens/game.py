@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.message import Message
@@ -70,6 +71,17 @@ GAME_KEYS: list[BindingType] = [
 ]
 """The game screen's keys (the board's are the grid's); their tooltips are the help
 screen's and the key bar's words."""
+
+
+PLAY_BINDINGS = [
+    binding for binding in (*KenKenGrid.BINDINGS, *GAME_KEYS)
+    if isinstance(binding, Binding)
+    and binding.action.partition("(")[0] not in ("new_game", "pause", "records", "settings",
+                                                 "stop_making", "more", "help", "quit")
+]
+"""The bindings of moves, which a pause or the game's end turns off: pressed then, they say why."""
+PLAY_KEYS = frozenset(key.strip() for binding in PLAY_BINDINGS for key in binding.key.split(","))
+PLAY_ACTIONS = frozenset(binding.action for binding in PLAY_BINDINGS)
 
 
 class GameScreen(Screen):
@@ -161,6 +173,18 @@ class GameScreen(Screen):
         self.refresh_bindings()
         if update.ended == "won":
             self.win()
+
+    def on_key(self, event: events.Key) -> None:
+        # Before the bindings (checked once the key reaches the app): a move's key that is
+        # off says why, and goes no further (Tab would move the focus off the board).
+        active = self.active_bindings.get(event.key)
+        if event.key not in PLAY_KEYS or active is not None and active.enabled and (
+                active.node in (self, self.grid) and active.binding.action in PLAY_ACTIONS):
+            return
+        why = self.session.refusal(Check())
+        if why:
+            self.show_status(why, passing=True)
+            event.stop()
 
     def on_ken_ken_grid_fits(self, message: KenKenGrid.Fits) -> None:
         self.cover("small", not message.fits)
