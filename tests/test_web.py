@@ -104,13 +104,13 @@ class Served:
         return [pid for pid in children(self.process.pid) if "kaldoku_tui" in command_line(pid)]
 
     def stop(self) -> str:
-        """Stop the server as Ctrl+C does; what it said on stderr."""
+        """Stop the server as Ctrl+C does; what it said on stderr (and in `said`, on stdout)."""
         self.process.send_signal(2)
         try:
-            _, errors = self.process.communicate(timeout=10)
+            self.said, errors = self.process.communicate(timeout=10)
         except subprocess.TimeoutExpired:
             self.process.kill()
-            _, errors = self.process.communicate()
+            self.said, errors = self.process.communicate()
         return errors
 
 
@@ -428,6 +428,30 @@ def test_tabs_beyond_the_limit_are_refused(tmp_path):
         assert server.request("GET", f"/?token={server.token}")[0] == 200
     finally:
         assert "Traceback" not in server.stop()
+
+
+def test_a_game_that_cannot_start_closes_its_page(tmp_path):
+    import asyncio
+
+    import aiohttp
+
+    data = tmp_path / "data"
+    data.mkdir(mode=0o700)
+    server = Served(data)
+    data.chmod(0o777)  # now unsafe: each tab's kaldoku refuses it
+
+    async def open_tab() -> object:
+        url = f"ws://127.0.0.1:{server.port}/ws/{server.token}"
+        async with aiohttp.ClientSession() as session:
+            async with session.ws_connect(url) as socket:
+                return (await socket.receive(timeout=30)).type
+
+    try:
+        assert asyncio.run(open_tab()) in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+    finally:
+        data.chmod(0o700)
+        errors = server.stop()
+    assert "can be written by anyone" in server.said and "Traceback" not in server.said + errors
 
 
 def test_a_message_too_large_ends_the_tab(shared):
