@@ -78,6 +78,9 @@ STRING_END = re.compile(r"[\x07\x18\x1a\x9c]|\x1b\\?")
 LONG_END = re.compile(r"[@-~]|(?=\x1b)")
 """The end of an over-long CSI sequence: its final byte, or ESC starting another."""
 PASTE_START, PASTE_END = "\x1b[200~", "\x1b[201~"
+FRAMING = (PASTE_START, "\x1b[M")
+"""Sequences read even over the budget: what follows them is not keys (a paste, the three
+bytes of an X10 mouse report), as what follows a string is not."""
 SGR_MOUSE = re.compile(r"\x1b\[<(\d+);(\d+);(\d+)[Mm]")
 CURSOR_POSITION = re.compile(r"\x1b\[(\d+);(\d+)R")
 SYNCHRONIZED_OUTPUT = re.compile(r"\x1b\[\?2026;[1-4]\$y")
@@ -110,6 +113,10 @@ class Budget:
         granted = min(wanted, int(self.tokens))
         self.tokens -= granted
         return granted
+
+    def spent(self) -> bool:
+        """Whether no message may go now: what comes is dropped without being read."""
+        return self.tokens < 1 and self.tokens + (self.clock() - self.when) * RATE < 1
 
 
 class TerminalInput:
@@ -203,6 +210,8 @@ class TerminalInput:
                 pos += 1
                 continue
             pos = sequence.end()
+            if self.budget.spent() and not (sequence["string"] or sequence["long"] or sequence[0] in FRAMING):
+                continue  # over the budget: dropped unread
             if sequence["string"]:
                 self.skipping = STRING_END
             elif sequence["long"]:
@@ -226,7 +235,6 @@ class TerminalInput:
         assert self.move is not None
         self.send(self.control(self.move), found)
         self.move = None
-
 
     def keys(self, text: str, start: int, stop: int, found: list[Message]) -> None:
         """The keys of plain characters: the last as many as the budget allows (a key typed

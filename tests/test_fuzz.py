@@ -32,6 +32,7 @@ from kaldoku_tui.screens.game import GameScreen
 from kaldoku_tui.screens.help import HelpScreen
 from kaldoku_tui.screens.win import WinScreen
 from kaldoku_tui.widgets.grid import KenKenGrid
+from kaldoku_tui.session.legacy import board_from_dict, board_to_dict
 
 from conftest import game_app, saved_session, workers_done
 
@@ -69,7 +70,7 @@ def send(app: App, keys: list[str]) -> None:
     """Queue the key events of `keys` all at once, as a terminal delivers a burst."""
     for key in keys:
         char = CHARS.get(key, key if len(key) == 1 else None)
-        app._driver.send_message(events.Key(key, char))
+        app.post_message(events.Key(key, char))
 
 
 def check_board(app: KaldokuApp, store_dir) -> None:
@@ -92,7 +93,7 @@ def check_board(app: KaldokuApp, store_dir) -> None:
 
 def check_history(board: Board) -> None:
     """Undo all gives the empty board; as many redos give this board back."""
-    copy = Board.from_dict(board.to_dict())
+    copy = board_from_dict(board_to_dict(board))
     now = [(cell, board.digit(cell), board.notes(cell)) for cell in board.puzzle.cells]
     undone = 0
     while copy.undo():
