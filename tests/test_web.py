@@ -11,6 +11,7 @@ from __future__ import annotations
 import http.client
 import json
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -169,6 +170,20 @@ def served(tmp_path):
 def shared(tmp_path_factory):
     """One server for the tests that only knock at its door."""
     yield from serving(tmp_path_factory.mktemp("shared") / "data")
+
+
+def test_what_the_server_takes_from_a_browser_is_bounded():
+    from kaldoku_tui.web import MAX_COLUMNS, address, bounded, envelope, is_loopback, tab_command
+
+    assert [bounded(v, 80, MAX_COLUMNS) for v in ("120", "0", "-3", "1e9", None, 10**30, "x")] == \
+        [120, 1, 1, 80, 80, MAX_COLUMNS, 80]
+    assert envelope('["stdin", "a"]') == ["stdin", "a"]
+    assert [envelope(t) for t in ("[]", "{}", "7", "nope", "[" * 100_000)] == [None] * 5
+    assert [is_loopback(h) for h in ("127.0.0.1", "::1", "localhost", "0.0.0.0", "example.org")] == \
+        [True, True, True, False, False]
+    assert address("::1", 8000, "t") == "http://[::1]:8000/?token=t"
+    assert tab_command(("--data-dir", "/a b; rm -rf ~")) == \
+        f"exec {shlex.quote(sys.executable)} -m kaldoku_tui --data-dir '/a b; rm -rf ~'"
 
 
 def test_bad_options_and_a_busy_port_are_one_line_errors(tmp_path, capsys):
