@@ -137,6 +137,14 @@ def command_line(pid: int) -> str:
         return ""
 
 
+def running(pid: int) -> bool:
+    """Whether process `pid` is still there and not a zombie."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
 def rss_mb(pid: int) -> float:
     """Resident memory of process `pid`, in MB."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -157,7 +165,7 @@ def serving(directory: Path):
     tabs = server.tabs()
     errors = server.stop()
     assert "Traceback" not in errors, errors
-    assert not [pid for pid in tabs if Path(f"/proc/{pid}").exists()], "a tab's process outlived the server"
+    assert not [pid for pid in tabs if running(pid)], "a tab's process outlived the server"
 
 
 @pytest.fixture
