@@ -302,7 +302,6 @@ class SQLiteStore(Store):
         if saved is None or saved.outcome is not None:
             raise StoreError(f"no game {game_id} in progress")
         journal = SQLiteJournal(self, game_id, "", saved.kind.key, claim=claimed is None)
-        journal.count = saved.start + len(saved.moves)
         return Resumed(saved, journal, notice)
 
     def game(self, game_id: int, from_snapshot: bool = False) -> SavedGame | None:
