@@ -6,6 +6,7 @@ history as JSON, temp file, fsync, rename, fsync of the directory), measured in 
 run on the same disk.
 
     python -m benchmarks.store                # about a minute
+    python -m benchmarks.store --postgres     # and a private PostgreSQL 15 on 127.0.0.1
     python -m benchmarks.store --samples 500 --store postgresql://kaldoku@/kaldoku?host=DIR
 
 Also makes a full database (`full_database`) for the startup row of benchmarks.terminal.
@@ -14,16 +15,18 @@ Also makes a full database (`full_database`) for the startup row of benchmarks.t
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import multiprocessing
 import os
 import random
 import sqlite3
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from kaldoku_tui.engine.board import Board
 from kaldoku_tui.engine.formats import puzzle_to_dict
@@ -201,6 +204,23 @@ def full_database(home: Path, games: int = 2000, moves_each: int = 80, in_progre
     conn.close()
 
 
+@contextlib.contextmanager
+def loopback_server(wanted: bool) -> Iterator[str | None]:
+    """The URL of a private PostgreSQL server on 127.0.0.1 for the run (None if not
+    wanted), stopped at the end."""
+    if not wanted:
+        yield None
+        return
+    sys.path.insert(0, str(Path(__file__).parents[1] / "tests"))
+    from pg_server import USER, start_server
+
+    server = start_server(tcp=True)
+    try:
+        yield server.url(USER)
+    finally:
+        server.stop()
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--samples", type=int, default=200, help="key presses timed (default 200)")
@@ -208,9 +228,14 @@ def main(argv: Sequence[str] | None = None) -> None:
                         help="moves each of the 20 players' processes appends (default 100)")
     parser.add_argument("--store", action="append", default=[], metavar="URL",
                         help="a store to measure besides SQLite (postgresql://...)")
+    parser.add_argument("--postgres", action="store_true",
+                        help="start a private PostgreSQL 15 server on 127.0.0.1 (Debian's "
+                             "binaries, fsync on, the tests' tests/pg_server.py) and measure it")
     args = parser.parse_args(argv)
     puzzle = generate(9, seed=7)
-    with tempfile.TemporaryDirectory() as directory:
+    with tempfile.TemporaryDirectory() as directory, loopback_server(args.postgres) as url:
+        if url:
+            args.store.append(url)
         stores = {"SQLite": Path(directory) / "home"}
         stores.update(("PostgreSQL" if url.startswith("postgres") else url, url) for url in args.store)
         rows: dict[str, list[str]] = {}

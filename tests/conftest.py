@@ -13,6 +13,7 @@ from hypothesis import settings
 from kaldoku_tui.engine.formats import read_keen
 from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.engine.puzzle import Cage, Puzzle
+from pg_server import pg_server, pg_url, postgresql_location  # noqa: F401  (a private PostgreSQL)
 from strategies import LONG_EXAMPLES
 
 settings.register_profile("long", max_examples=LONG_EXAMPLES)
@@ -115,7 +116,7 @@ def sql_write(directory: Path, work) -> None:
         conn.close()
 
 
-STORES = ["sqlite"]
+STORES = ["sqlite", "postgresql"]
 """The store implementations the contract suite (tests/test_store_contract.py) holds to
 one interface; each but SQLite has a fixture `<name>_location` giving where one is."""
 
@@ -165,3 +166,12 @@ async def workers_done(app, timeout: float = 60.0) -> None:
         assert left > 0, f"workers still running after {timeout} s: {running}"
         with contextlib.suppress(WorkerCancelled):
             await asyncio.wait_for(running[0].wait(), left)
+
+
+async def until(pilot, condition, timeout: float = 30.0, what: str = "") -> None:
+    """Let the app run until `condition()` is true; an AssertionError after `timeout`
+    seconds, generous for a machine whose cores are busy with other work."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"not after {timeout} s: {what or condition}"
+        await pilot.pause(0.05)
