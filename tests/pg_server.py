@@ -88,15 +88,23 @@ class PgServer:
         # --no-sync: the cluster is thrown away; the server itself runs with fsync on.
         self.run(str(BIN / "initdb"), "-D", str(self.data), "-A", "trust", "-U", USER,
                  "--no-sync", "-E", "UTF8", "--locale=C")
+        self.up()
+        self.run(str(BIN / "createdb"), "-h", str(self.sockets), "-p", str(self.port), "-U", USER,
+                 USER)
+        atexit.register(self.stop)
+
+    def up(self) -> None:
+        """Start the server on its cluster and wait until it takes connections."""
         listen = "127.0.0.1" if self.tcp else "''"
         options = (f"-k {self.sockets} -p {self.port} -c listen_addresses={listen} "
                    "-c fsync=on -c synchronous_commit=on -c max_connections=120 "
                    "-c shared_buffers=32MB")
         self.run(str(BIN / "pg_ctl"), "-D", str(self.data), "-l", str(self.directory / "log"),
                  "-o", options, "-w", "-t", "30", "start")
-        self.run(str(BIN / "createdb"), "-h", str(self.sockets), "-p", str(self.port), "-U", USER,
-                 USER)
-        atexit.register(self.stop)
+
+    def down(self) -> None:
+        """Stop the server as an administrator would (its cluster stays, to start again)."""
+        self.run(str(BIN / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop")
 
     def stop(self) -> None:
         """Stop the server (once) and remove its directory."""

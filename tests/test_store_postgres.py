@@ -22,6 +22,7 @@ from kaldoku_tui.session.store import postgres
 from kaldoku_tui.session.store.postgres import PostgresStore
 
 from conftest import EXAMPLE_ID, EXAMPLE_SOLUTION
+from pg_server import USER, missing, start_server
 from sshbox import KALDOKU, KEEN_4, MOVES, MOVES_ON_SCREEN, Terminal, wait_for
 
 PUZZLE = read_keen(EXAMPLE_ID).with_solution(EXAMPLE_SOLUTION)
@@ -285,3 +286,27 @@ def test_a_damaged_game_on_the_server_is_never_shown_as_resumed(pg_url, damage, 
     assert any(words in line and "kept aside" in line for line in said if line), said
     assert behind_the_back(pg_url, "SELECT outcome FROM games") == [("damaged",)]
     assert behind_the_back(pg_url, "SELECT count(*) FROM moves") == [(3 if "DELETE" not in damage else 2,)]
+
+
+@pytest.mark.skipif(missing() is not None, reason=str(missing()))
+def test_a_server_that_goes_away_in_play_keeps_the_moves_until_it_is_back():
+    server = start_server()
+    try:
+        url = server.url(USER)
+        store = PostgresStore(url, "local")
+        journal, _ = store.new_game(PUZZLE, KIND)
+        journal.append(move(0), 1.0)
+        server.down()
+        notice = journal.append(move(1), 2.0)
+        assert notice.startswith("Saving is off:") and "\n" not in notice
+        assert store.records() == [] and store.settings() == {}, "shown empty, no crash"
+        started = time.monotonic()
+        assert journal.append(move(2), 3.0) is None
+        assert time.monotonic() - started < 1.0, "no wait per key while it is away"
+        server.up()
+        store.reconnect_at = 0.0  # as RECONNECT_EVERY seconds later
+        assert journal.append(move(3), 4.0) == "Saving is back on: every move so far is saved."
+        again = PostgresStore(url, "local")
+        assert [m["n"] for m in again.resume(journal.game_id).game.moves] == [0, 1, 2, 3]
+    finally:
+        server.stop()

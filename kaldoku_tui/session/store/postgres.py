@@ -361,6 +361,14 @@ class PostgresStore(Store):
         except Unavailable as error:
             raise StoreError(f"cannot read {where(self.url)}: {error}") from None
 
+    def read_or_none(self, query: str, *args: Any) -> list[tuple]:
+        """As `read`, but none when they cannot be read: for what the game shows beside
+        play (records, settings), which an unreachable server must not stop."""
+        try:
+            return self.read(query, *args)
+        except StoreError:
+            return []
+
     # Games.
 
     def new_game(self, puzzle: Puzzle, kind: GameKind,
@@ -369,10 +377,14 @@ class PostgresStore(Store):
         return journal, journal.touch(0.0)
 
     def open_games(self) -> list[OpenGame]:
+        try:
+            found = self.read("SELECT id, kind, daily, touched FROM games WHERE player = %s "
+                              "AND outcome IS NULL ORDER BY touched DESC, id DESC", self.player)
+        except StoreError as error:
+            self.notices.append(f"The games in progress cannot be read ({error}).")
+            return []
         return [OpenGame(game_id, key, daily, iso(touched) or "")
-                for game_id, key, daily, touched in self.read(
-                    "SELECT id, kind, daily, touched FROM games WHERE player = %s "
-                    "AND outcome IS NULL ORDER BY touched DESC, id DESC", self.player)]
+                for game_id, key, daily, touched in found]
 
     def resume(self, game_id: int) -> Resumed:
         """Claim game `game_id`, then read it in the same transaction: the row stays locked
@@ -486,7 +498,7 @@ class PostgresStore(Store):
 
     def records(self) -> list[tuple[GameKind, Record]]:
         found = []
-        for key, played, won, unaided, best, median in self.read(
+        for key, played, won, unaided, best, median in self.read_or_none(
                 """
                 WITH played AS (
                     SELECT kind, count(*) AS played,
@@ -519,12 +531,12 @@ class PostgresStore(Store):
         return sorted(found, key=lambda item: item[0].order())
 
     def daily_days(self) -> set[date]:
-        return {daily for (daily,) in self.read(
+        return {daily for (daily,) in self.read_or_none(
             "SELECT DISTINCT daily FROM games WHERE player = %s AND outcome = 'won' "
             "AND daily = (started AT TIME ZONE 'UTC')::date", self.player)}
 
     def win_times(self, kind: GameKind, count: int = RECENT) -> list[float]:
-        rows = self.read("SELECT elapsed FROM games WHERE player = %s AND kind = %s AND "
+        rows = self.read_or_none("SELECT elapsed FROM games WHERE player = %s AND kind = %s AND "
                          "outcome = 'won' ORDER BY ended DESC, id DESC LIMIT %s",
                          self.player, kind.key, count)
         return [float(t) for (t,) in reversed(rows) if finite(t)]
@@ -555,14 +567,14 @@ class PostgresStore(Store):
                 for rank, name, best, player in rows]
 
     def daily_leaderboard(self, when: date, count: int = 20) -> list[Standing]:
-        return self.standings(self.read(self.BOARD.format(
+        return self.standings(self.read_or_none(self.BOARD.format(
             which="daily = %s AND (started AT TIME ZONE 'UTC')::date = daily"), when, count))
 
     def kind_leaderboard(self, kind: GameKind, count: int = 20) -> list[Standing]:
-        return self.standings(self.read(self.BOARD.format(which="kind = %s"), kind.key, count))
+        return self.standings(self.read_or_none(self.BOARD.format(which="kind = %s"), kind.key, count))
 
     def display_name(self) -> str:
-        rows = self.read("SELECT name FROM players WHERE player = %s AND name IS NOT NULL",
+        rows = self.read_or_none("SELECT name FROM players WHERE player = %s AND name IS NOT NULL",
                          self.player)
         return rows[0][0] if rows else default_name(self.player)
 
@@ -575,7 +587,7 @@ class PostgresStore(Store):
 
     def settings(self) -> dict[str, Any]:
         found = {}
-        for key, value in self.read("SELECT key, value FROM settings WHERE player = %s",
+        for key, value in self.read_or_none("SELECT key, value FROM settings WHERE player = %s",
                                     self.player):
             try:
                 found[key] = json.loads(value)
@@ -618,7 +630,7 @@ class PostgresStore(Store):
 
     def bank_counts(self) -> dict[GameKind, int]:
         counts = {}
-        for key, n in self.read("SELECT kind, count(*) FROM bank WHERE player = %s GROUP BY kind",
+        for key, n in self.read_or_none("SELECT kind, count(*) FROM bank WHERE player = %s GROUP BY kind",
                                 self.player):
             kind = GameKind.from_key(key)
             if kind is not None:
@@ -628,7 +640,7 @@ class PostgresStore(Store):
     # Moving house from kaldoku 0.1.0.
 
     def legacy_done(self) -> bool:
-        return bool(self.read("SELECT 1 FROM legacy WHERE player = %s", self.player))
+        return bool(self.read_or_none("SELECT 1 FROM legacy WHERE player = %s", self.player))
 
     def carry_over(self, data: LegacyData) -> tuple[bool, str | None]:
         def carry(c: psycopg.Connection) -> bool:
