@@ -37,6 +37,7 @@ from kaldoku_tui.session import NoJournal, Session
 from kaldoku_tui.session.game import clear, place
 from kaldoku_tui.session.store import DB_FILE, open_store
 from kaldoku_tui.session.store.journal import checksum
+from kaldoku_tui.session.legacy import board_to_dict
 
 TARGET_MS = {"SQLite": 2.0, "PostgreSQL": 5.0}
 """Median cost of a durable move (issues 10 and 24), whatever the number of moves before it."""
@@ -74,7 +75,7 @@ def write_atomically(path: Path, text: str) -> None:
 
 def old_save(path: Path, board: Board, elapsed: float) -> None:
     """What 0.1.0 did after every key: the whole game, undo history and all."""
-    game = {"board": board.to_dict(), "elapsed": round(elapsed, 1),
+    game = {"board": board_to_dict(board), "elapsed": round(elapsed, 1),
             "help": {"checks": 0, "reveals": 0, "hints": 0}}
     write_atomically(path, json.dumps({"format": "kaldoku-game", "version": 1, "game": game},
                                       separators=(",", ":")))

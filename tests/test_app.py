@@ -23,7 +23,7 @@ from kaldoku_tui.widgets.grid import KenKenGrid
 from kaldoku_tui.widgets.keys import KeyBar
 
 from test_grid import bands_placed
-from conftest import EXAMPLE_ID, EXAMPLE_SOLUTION, game_app, saved_session, sql, sql_write, workers_done
+from conftest import EXAMPLE_ID, EXAMPLE_SOLUTION, game_app, saved_session, sql, workers_done
 
 SIZE = (80, 24)
 

@@ -20,7 +20,7 @@ from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.session import Session
 from kaldoku_tui.session.game import TAKEN, place
 from kaldoku_tui.session.settings import Settings
-from kaldoku_tui.session.store import DB_FILE, GameDamaged, UnsafeDirectory, open_store
+from kaldoku_tui.session.store import DB_FILE, UnsafeDirectory, open_store
 from kaldoku_tui.session.store import sqlite as store_module
 
 PUZZLE = read_keen(EXAMPLE_ID).with_solution(EXAMPLE_SOLUTION)

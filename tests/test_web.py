@@ -64,10 +64,10 @@ def seed_game(directory: Path) -> None:
     """A game of the 4×4 example begun in `directory`, for the page to resume."""
     from kaldoku_tui.engine.formats import read_keen
     from kaldoku_tui.engine.kinds import GameKind
-    from kaldoku_tui.session.store import Store
+    from kaldoku_tui.session.store import open_store
 
     puzzle = read_keen(EXAMPLE_ID).with_solution(EXAMPLE_SOLUTION)
-    store = Store(directory)
+    store = open_store(directory)
     store.new_game(puzzle, GameKind.of(puzzle))
     store.close()
 

@@ -2,18 +2,19 @@
 the moves after it instead of replaying every move since the start.
 
 A snapshot is the session after its first N moves: the board's digits and notes, its undo
-and redo history, the help used. Its history is kept as written and read back lazily: a
+and redo history (each change written as 0.1.0 wrote it, session/legacy.py), the help used. Its history is kept as written and read back lazily: a
 change is made an undo step again only when undo or redo reaches it, so a game of 200,000
 moves starts in well under a second with all its undo history."""
 
 from __future__ import annotations
 
 import json
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, SupportsIndex
 
-from kaldoku_tui.engine.board import Board, _change_from_list, _change_to_list
+from kaldoku_tui.engine.board import Board
 from kaldoku_tui.engine.puzzle import PuzzleError
 from kaldoku_tui.session.game import HELP, MoveError, Session, states_from_list, states_to_list
+from kaldoku_tui.session.legacy import change_from_list, change_to_list
 from kaldoku_tui.session.store.base import SavedGame
 
 FORMAT = 1
@@ -33,13 +34,13 @@ class LazyChanges(list):
             super().__setitem__(index, item)
         return item
 
-    def pop(self, index: int = -1) -> Any:
+    def pop(self, index: SupportsIndex = -1) -> Any:
         item = super().pop(index)
         return self.change(item) if isinstance(item, str) else item
 
     def change(self, text: str) -> Any:
         try:
-            return _change_from_list(self.board, json.loads(text))
+            return change_from_list(self.board, json.loads(text))
         except (ValueError, TypeError, RecursionError) as error:
             raise MoveError(f"a change kept in the snapshot is damaged: {str(error)[:80]}") from None
 
@@ -69,7 +70,7 @@ class Dumper:
         for i in range(same, len(history)):
             item = raw(history, i)
             self.items.append(item)
-            text = item if isinstance(item, str) else json.dumps(_change_to_list(item),
+            text = item if isinstance(item, str) else json.dumps(change_to_list(item),
                                                                  separators=(",", ":"))
             self.texts.append(json.dumps(text))
         return "[" + ",".join(self.texts) + "]"

@@ -202,7 +202,7 @@ class LegacyData:
     the game in progress (puzzle, kind key, time, journal records), records per kind (key,
     played, won, unaided, best), settings and ready puzzles (kind key, puzzle JSON)."""
 
-    game: tuple[Puzzle, str, float, list[Mapping[str, Any]]] | None = None
+    game: tuple[Puzzle, str, float, Sequence[Mapping[str, Any]]] | None = None
     carried: list[tuple[str, int, int, int, float | None]] = field(default_factory=list)
     settings: dict[str, Any] = field(default_factory=dict)
     bank: list[tuple[str, str]] = field(default_factory=list)
