@@ -166,3 +166,12 @@ async def workers_done(app, timeout: float = 60.0) -> None:
         assert left > 0, f"workers still running after {timeout} s: {running}"
         with contextlib.suppress(WorkerCancelled):
             await asyncio.wait_for(running[0].wait(), left)
+
+
+async def until(pilot, condition, timeout: float = 30.0, what: str = "") -> None:
+    """Let the app run until `condition()` is true; an AssertionError after `timeout`
+    seconds, generous for a machine whose cores are busy with other work."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"not after {timeout} s: {what or condition}"
+        await pilot.pause(0.05)

@@ -27,7 +27,7 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def wait_for(predicate, timeout: float = 20.0, interval: float = 0.1):
+def wait_for(predicate, timeout: float = 60.0, interval: float = 0.1):
     """Poll `predicate` until it returns something true; that value, or None on timeout."""
     end = time.monotonic() + timeout
     while True:
@@ -66,7 +66,7 @@ class SSHServer:
             [SSHD, "-D", "-e", "-f", str(d / "sshd_config")],
             stdout=subprocess.DEVNULL, stderr=open(d / "sshd.log", "wb"),
         )
-        if not wait_for(self.accepting, timeout=15):
+        if not wait_for(self.accepting):
             self.stop()
             raise RuntimeError(f"sshd did not start: {(d / 'sshd.log').read_text()}")
 
@@ -119,7 +119,7 @@ class Terminal:
     def screen(self) -> str:
         return self.tmux("capture-pane", "-p", "-t", "t")
 
-    def wait_for_text(self, text: str, timeout: float = 20.0) -> str:
+    def wait_for_text(self, text: str, timeout: float = 60.0) -> str:
         """The screen once it shows `text`; AssertionError with the screen otherwise."""
         found = wait_for(lambda: text in (screen := self.screen()) and screen, timeout)
         assert found, f"{text!r} never appeared on the screen:\n{self.screen()}"
@@ -192,6 +192,12 @@ def saved_board(home: Path) -> dict | None:
 def moves_saved(home: Path) -> bool:
     board = saved_board(home)
     return board is not None and board["digits"][0][:2] == [1, 2] and [1, 1, [3]] in board["notes"]
+
+
+def aside(home: Path) -> list[str]:
+    """The files the store set aside in data directory `home` (NAME.unusable, or
+    kaldoku.db.unusable-STAMP), by name."""
+    return sorted(p.name for p in home.iterdir() if ".unusable" in p.name)
 
 
 def kaldoku_running(home: Path) -> bool:

@@ -24,6 +24,7 @@ from kaldoku_tui.widgets.keys import KeyBar
 
 from test_grid import bands_placed
 from conftest import EXAMPLE_ID, EXAMPLE_SOLUTION, game_app, saved_session, sql, workers_done
+from screen import screen_cells, screen_text, words
 
 SIZE = (80, 24)
 
@@ -31,10 +32,6 @@ SIZE = (80, 24)
 def make_app(puzzle, tmp_path, **kwargs) -> KaldokuApp:
     """An app playing `puzzle` that saves in tmp_path, with an empty bank."""
     return game_app(puzzle, tmp_path, **kwargs)
-
-
-def screen_text(app) -> str:
-    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
 
 
 def saved_board(tmp_path):
@@ -372,8 +369,7 @@ async def test_the_key_bar_shows_the_keys_that_work_and_a_click_presses_one(exam
         # Paused, the keys that do nothing are dimmed.
         keys, _palette = bar.keys()
         assert {key.description for key in keys if not key.enabled} >= {"Hint", "Check", "Cage"}
-        strip = app.screen._compositor.render_strips()[-1]
-        colour = {segment.text.strip(): segment.style.color for segment in strip}
+        colour = {word: looks[0].colour for word, looks in words(screen_cells(app)[-1])}
         assert colour["Hint"] != colour["Quit"] and colour["Check"] == colour["Hint"]
 
 

@@ -70,7 +70,7 @@ def send(app: App, keys: list[str]) -> None:
     """Queue the key events of `keys` all at once, as a terminal delivers a burst."""
     for key in keys:
         char = CHARS.get(key, key if len(key) == 1 else None)
-        app._driver.send_message(events.Key(key, char))
+        app.post_message(events.Key(key, char))
 
 
 def check_board(app: KaldokuApp, store_dir) -> None:

@@ -20,7 +20,8 @@ from kaldoku_tui.screens.inspector import InspectorScreen, facts_text
 from kaldoku_tui.screens.win import WinScreen
 from kaldoku_tui.widgets.grid import KenKenGrid
 
-from conftest import EXAMPLE_SOLUTION, KEEN_IDS, game_app, workers_done
+from conftest import EXAMPLE_SOLUTION, KEEN_IDS, game_app, until, workers_done
+from screen import screen_cells, screen_text
 
 
 def test_a_wrong_digit_comes_first_then_where_then_it_is_cleared(example):
@@ -163,18 +164,12 @@ def make_app(puzzle, tmp_path, **kwargs) -> KaldokuApp:
     return game_app(puzzle, tmp_path, **kwargs)
 
 
-def screen_text(app) -> str:
-    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
-
-
 def style_at(app, cell):
     """The style drawn at the first character inside `cell` on the screen."""
     grid = app.query_one(KenKenGrid)
     region = grid.board_layout.cell_region(cell)
     x, y = grid.region.x + region.x, grid.region.y + region.y
-    strip = app.screen._compositor.render_strips()[y]
-    for segment in strip.crop(x, x + 1):
-        return segment.style
+    return screen_cells(app)[y][x]
 
 
 async def press_hint(pilot, *keys):
@@ -293,11 +288,7 @@ async def test_a_slow_hint_leaves_the_game_playable_and_is_dropped_if_the_board_
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("t", "right")
         assert app.game.grid.cursor == (0, 1), "played on while the hint is looked for"
-        for _ in range(100):  # SLOW_HINT is 0.05 s here; a busy machine may take longer
-            if "Looking for a hint" in app.game.message:
-                break
-            await pilot.pause(0.05)
-        assert "Looking for a hint" in app.game.message
+        await until(pilot, lambda: "Looking for a hint" in app.game.message)
         await pilot.press("2")
         assert app.game.session.board.digit((0, 1)) == 2
         release.set()

@@ -27,10 +27,10 @@ from kaldoku_tui.session.game import Move, place
 from kaldoku_tui.session.store import DB_FILE, Store, open_store
 from kaldoku_tui.session.store.schema import SCHEMA_VERSION
 
-from conftest import EXAMPLE_ID, EXAMPLE_SOLUTION, game_app, sql, sql_write, workers_done
-from test_grid import screen_lines
+from conftest import EXAMPLE_ID, EXAMPLE_SOLUTION, game_app, sql, sql_write, until, workers_done
+from screen import screen_lines, screen_text
 from test_looks import not_ascii
-from test_records import screen_text, solve_by_keys
+from test_records import solve_by_keys
 
 SCHEMA_1_HOME = Path(__file__).parent / "data" / "kaldoku-schema-1"
 """A database made by kaldoku at 7d04ff8 (schema 1): game 1, the formats.md 4×4 won in
@@ -362,10 +362,7 @@ async def test_a_replay_plays_by_itself_to_the_end(row_sums, tmp_path):
         await solve_by_keys(app, pilot, row_sums.solution)
         await pilot.press("r", *["plus"] * 5)
         replay = app.screen
-        for _ in range(100):
-            if not replay.playing:
-                break
-            await pilot.pause(0.05)
+        await until(pilot, lambda: not replay.playing, what="the replay at its end")
         assert replay.at == 9 and replay.query_one("#replay-grid").view.grid == row_sums.solution
 
 

@@ -8,12 +8,8 @@ from kaldoku_tui.screens.win import WinScreen
 from kaldoku_tui.session.store import Record, open_store
 
 from conftest import game_app
-from test_grid import screen_lines
+from screen import screen_lines, screen_text
 from test_looks import not_ascii
-
-
-def screen_text(app) -> str:
-    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
 
 
 async def solve_by_keys(app, pilot, grid) -> None:

@@ -10,6 +10,7 @@ from kaldoku_tui.session.settings import Settings
 from kaldoku_tui.session.store import open_store
 
 from conftest import EXAMPLE_ID, game_app
+from screen import screen_cells
 
 SIZE = (80, 24)
 
@@ -64,8 +65,7 @@ async def test_shading_changes_what_the_grid_draws(example):
     async with app.run_test(size=SIZE) as pilot:
         def peer_row() -> list:
             # The cursor's row, far from the cursor: its styles change with shading only.
-            strip = app.screen._compositor.render_strips()[app.game.grid.region.y + 4]
-            return [(char, segment.style) for segment in strip for char in segment.text][-40:]
+            return screen_cells(app)[app.game.grid.region.y + 4][-40:]
 
         await pilot.pause()
         plain = peer_row()

@@ -26,7 +26,7 @@ from kaldoku_tui.session.store import DB_FILE, GameDamaged, Store, UnsafeDirecto
 from kaldoku_tui.session.legacy import board_from_dict
 
 from conftest import EXAMPLE_ID, EXAMPLE_SOLUTION, saved_session, sql, sql_write
-from sshbox import KALDOKU, KEEN_4, MOVES, MOVES_ON_SCREEN, Terminal, kaldoku_running, \
+from sshbox import KALDOKU, KEEN_4, MOVES, MOVES_ON_SCREEN, Terminal, aside, kaldoku_running, \
     moves_saved, saved_board, wait_for
 
 OLD_HOME = Path(__file__).parent / "data" / "kaldoku-0.1.0"
@@ -47,10 +47,6 @@ def play(store: Store, puzzle, *moves) -> Session:
     for move in moves:
         session.apply(move)
     return session
-
-
-def aside(directory: Path) -> list[str]:
-    return sorted(p.name for p in directory.iterdir() if ".unusable" in p.name)
 
 
 def test_a_game_is_kept_move_by_move_and_resumes(tmp_path, example4):
@@ -440,14 +436,18 @@ def test_a_ghost_kaldoku_never_overwrites_the_game_played_elsewhere(tmp_path):
             player.wait_for_text("Resumed")
             player.press(*MOVES)
             player.wait_for_text(MOVES_ON_SCREEN)
+            # The digits show before the keys after them have been played: wait for the save.
+            assert wait_for(lambda: moves_saved(home)), saved_board(home)
             player.press("q")
             assert wait_for(player.dead)
         finally:
             player.close()
         ghost.press("4")  # the ghost wakes: its move is taken back, and it is told
         ghost.wait_for_text("This game is being played in another kaldoku now")
-        ghost.press("l", "3")
-        assert "   3   " not in ghost.screen().splitlines()[5], "and it takes no more moves"
+        ghost.press("l", "3", "n")  # notes mode shows once the keys before it are played
+        screen = ghost.wait_for_text("NOTES ON")
+        first_row = next(line for line in screen.splitlines() if line.lstrip().startswith("1 ┃"))
+        assert "   3   " not in first_row, "and it takes no more moves"
         ghost.press("q")
         assert wait_for(ghost.dead)
     finally:

@@ -232,6 +232,8 @@ def test_leaderboards_rank_each_players_best_win_without_help(store_factory):
     game(dan, 1, "won", 44.0, kind=daily, daily=today)
     store_factory(BOB).set_display_name("Bob B.")
     assert dan.display_name() == "Dan the Man" and store_factory(ANN).display_name() == "ann"
+    assert store_factory(ANN).name_holder("dan THE man") == "name:dan"
+    assert dan.name_holder("ann") is None  # a default name is nobody's choice
     board = store_factory(ANN).daily_leaderboard(today)
     assert board == [Standing(1, "ann", 40.0), Standing(1, "cy", 40.0),
                      Standing(3, "Dan the Man", 44.0), Standing(4, "Bob B.", 45.0)]

@@ -329,6 +329,11 @@ class Store(ABC):
     def set_display_name(self, name: str) -> str | None:
         """Show this player as `name`; a notice when it cannot be saved."""
 
+    @abstractmethod
+    def name_holder(self, name: str) -> str | None:
+        """The player who chose display name `name` (compared without regard to case), if
+        anyone did: a server keeps names unique with it."""
+
     # Settings.
 
     @abstractmethod

@@ -435,6 +435,10 @@ class SQLiteStore(Store):
         return self.change(lambda c: c.execute("INSERT OR REPLACE INTO players VALUES (?, ?)",
                                                (self.player, name[:40])))[1]
 
+    def name_holder(self, name: str) -> str | None:
+        found = self.rows("SELECT id FROM players WHERE lower(name) = lower(?) LIMIT 1", name)
+        return found[0][0] if found else None
+
     # Settings.
 
     def settings(self) -> dict[str, Any]:
