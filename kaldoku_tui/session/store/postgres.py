@@ -64,6 +64,7 @@ CREATE TABLE players (
     player text PRIMARY KEY,
     name text
 );
+CREATE INDEX players_name ON players (lower(name));
 CREATE TABLE games (
     id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
     player text NOT NULL,
@@ -582,6 +583,10 @@ class PostgresStore(Store):
         return self.write(lambda c: c.execute(
             "INSERT INTO players VALUES (%s, %s) ON CONFLICT (player) DO UPDATE SET name = %s",
             (self.player, name, name)))[1]
+
+    def name_holder(self, name: str) -> str | None:
+        found = self.read("SELECT player FROM players WHERE lower(name) = lower(%s) LIMIT 1", name)
+        return found[0][0] if found else None
 
     # Settings.
 
