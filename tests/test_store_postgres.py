@@ -310,3 +310,11 @@ def test_a_server_that_goes_away_in_play_keeps_the_moves_until_it_is_back():
         assert [m["n"] for m in again.resume(journal.game_id).game.moves] == [0, 1, 2, 3]
     finally:
         server.stop()
+
+
+def test_a_nul_which_postgresql_text_cannot_hold_never_turns_saving_off(pg_url):
+    store = PostgresStore(pg_url, "name:ann")
+    assert store.set_display_name("a\x00b") is None and store.saving
+    assert store.save_settings({"key\x00": "value\x00"}) is None
+    assert store.display_name() == "a\ufffdb" and store.name_holder("a\x00b") == "name:ann"
+    assert store.settings() == {"key\ufffd": "value\x00"}

@@ -30,6 +30,8 @@ from typing import Any, Callable, Mapping, Sequence, TypeVar
 
 import psycopg
 from psycopg import errors, sql
+from psycopg.abc import Buffer
+from psycopg.types.string import StrDumperUnknown
 
 from kaldoku_tui.engine.formats import puzzle_from_dict, puzzle_to_dict
 from kaldoku_tui.engine.kinds import GameKind
@@ -143,6 +145,14 @@ T = TypeVar("T")
 Work = Callable[[psycopg.Connection], T]
 
 
+class TextDumper(StrDumperUnknown):
+    """Text as PostgreSQL can keep it: a NUL (which text cannot hold, and only hostile
+    input has) becomes U+FFFD instead of failing the write."""
+
+    def dump(self, obj: str) -> Buffer | None:
+        return super().dump(obj.replace("\x00", "\ufffd"))
+
+
 def where(url: str) -> str:
     """The server and database a URL names, for messages (never its password)."""
     try:
@@ -236,6 +246,7 @@ class PostgresStore(Store):
                                    application_name="kaldoku")
         except (psycopg.Error, ValueError) as error:
             raise StoreError(f"cannot reach {where(self.url)}: {one_line(error, self.url)}") from None
+        conn.adapters.register_dumper(str, TextDumper)
         try:
             with conn.transaction():
                 # A server set up with synchronous_commit off would lose the last moves.
