@@ -229,6 +229,8 @@ class PostgresStore(Store):
         self.conn: psycopg.Connection | None = None
         self.reconnect_at = 0.0
         """Before this moment (time.monotonic) a broken connection is not made again."""
+        self.closed = False
+        """Closed for good: nothing more is read or written."""
         self.conn = self.connect()
         self.migrate()
 
@@ -265,6 +267,8 @@ class PostgresStore(Store):
             if self.conn is not None:
                 self.conn.close()
             self.conn = None
+            if self.closed:
+                raise StoreError("the store is closed")
             if time.monotonic() < self.reconnect_at:
                 raise StoreError(f"{where(self.url)} cannot be reached now")
             self.reconnect_at = time.monotonic() + RECONNECT_EVERY
@@ -323,6 +327,7 @@ class PostgresStore(Store):
 
     def close(self) -> None:
         with self.lock:
+            self.closed = True
             if self.conn is not None:
                 self.conn.close()
 
