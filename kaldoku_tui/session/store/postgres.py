@@ -87,8 +87,11 @@ CREATE TABLE games (
     snapshot text,
     snapshot_seq bigint,
     snapshot_sum bigint
-);
-CREATE INDEX games_player ON games (player, outcome, touched);
+) WITH (fillfactor = 80);
+CREATE INDEX games_player ON games (player, outcome);
+CREATE INDEX games_history ON games (player, started, id);
+CREATE INDEX games_wins ON games (player, kind, ended) WHERE outcome = 'won';
+CREATE INDEX games_daily_wins ON games (player, daily) WHERE outcome = 'won' AND daily IS NOT NULL;
 CREATE INDEX games_daily ON games (daily) WHERE outcome = 'won';
 CREATE INDEX games_kind ON games (kind) WHERE outcome = 'won';
 CREATE TABLE moves (
@@ -131,7 +134,9 @@ CREATE TABLE legacy (
 last move (kept on the row, whose lock orders the writers of one game), snapshot the game's
 state after move snapshot_seq. The sums are the SQLite store's checksums (of puzzle and
 kind, seq and move, snapshot_seq and snapshot): a row changed inside is found. legacy: the
-players whose kaldoku 0.1.0 files were carried over."""
+players whose kaldoku 0.1.0 files were carried over. No index holds a column a move
+changes (last_seq, touched), so a move's update of its game's row is a heap-only one, in
+the room fillfactor leaves on the row's page."""
 
 MIGRATIONS: dict[int, tuple[str, ...]] = {}
 """The statements that bring schema N to N + 1, keeping all it holds."""
