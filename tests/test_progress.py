@@ -546,3 +546,27 @@ def test_a_schema_2_database_moves_over_under_the_local_player_with_nothing_lost
     other = open_store(tmp_path, "name:ann")
     assert other.open_games() == [] and other.records() == [] and other.settings() == {}
     assert other.history() == [] and other.bank_counts() == {}
+
+
+def test_every_command_that_reads_the_store_takes_the_player(tmp_path, capsys, monkeypatch, example4):
+    """--player NAME and KALDOKU_PLAYER: each player sees their own games and records only."""
+    monkeypatch.delenv("KALDOKU_PLAYER", raising=False)
+    ann = open_store(tmp_path, "name:ann")
+    session = play(ann, example4, [place((r, c), EXAMPLE_SOLUTION[r][c]) for r in range(4) for c in range(4)])
+    assert session.outcome == "won"
+    play(ann, example4, [place((0, 0), 1)])
+    ann.close()
+    home = ["--data-dir", str(tmp_path)]
+    assert main(["history", *home]) == 0
+    assert capsys.readouterr().out == "No game played yet.\n", "the local player's history"
+    assert main(["history", "--player", "ann", *home]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 3
+    monkeypatch.setenv("KALDOKU_PLAYER", "ann")
+    assert main(["stats", "--json", *home]) == 0
+    assert json.loads(capsys.readouterr().out)["kinds"][0]["won"] == 1
+    assert main(["export", "--moves", *home]) == 0
+    assert json.loads(capsys.readouterr().out.splitlines()[0])["cell"] == [0, 0]
+    assert main(["export", "1", "--player", "bob", *home]) == 2
+    assert "no game 1" in one_line_error(capsys)
+    assert main(["stats", "--player", "a\x1bb", *home]) == 2
+    assert "is not a player" in one_line_error(capsys)

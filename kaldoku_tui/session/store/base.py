@@ -186,6 +186,10 @@ class Resumed:
     journal: GameJournal
     notice: str | None
 
+    def __post_init__(self) -> None:
+        # The journal goes on counting from the moves read, for its snapshots.
+        self.journal.count = self.game.start + len(self.game.moves)
+
 
 @dataclass
 class PendingMove:
