@@ -318,3 +318,37 @@ def test_a_nul_which_postgresql_text_cannot_hold_never_turns_saving_off(pg_url):
     assert store.save_settings({"key\x00": "value\x00"}) is None
     assert store.display_name() == "a\ufffdb" and store.name_holder("a\x00b") == "name:ann"
     assert store.settings() == {"key\ufffd": "value\x00"}
+
+
+def test_a_long_game_resumes_from_its_snapshot_exactly_as_from_every_move(pg_url, monkeypatch):
+    import random
+
+    from kaldoku_tui.app import resume
+    from kaldoku_tui.session import Session
+    from kaldoku_tui.session.game import Move, clear, note, place
+    from kaldoku_tui.session.settings import Settings
+    from kaldoku_tui.session.snapshot import attach
+    from kaldoku_tui.session.store import base
+
+    monkeypatch.setattr(base, "SNAPSHOT_EVERY", 10)
+    store = PostgresStore(pg_url, "local")
+    journal, _ = store.new_game(PUZZLE, KIND)
+    session = attach(Session(PUZZLE, journal=journal, now=lambda: 0.0))
+    rng = random.Random(5)
+    for _ in range(200):
+        cell, digit = (rng.randrange(4), rng.randrange(4)), rng.randrange(1, 4)
+        session.apply(rng.choice([place(cell, digit), note(cell, digit), clear(cell),
+                                  Move("undo"), Move("redo")]))
+    kept = journal.count
+    assert behind_the_back(pg_url, "SELECT snapshot_seq FROM games") == [(kept - kept % 10,)]
+    said: list = []
+    again = resume(PostgresStore(pg_url, "local"), lambda: 0.0, Settings(), said)
+    assert said == ["Resumed your game."]
+    whole = PostgresStore(pg_url, "local").game(journal.game_id)
+    assert whole.snapshot is None and len(whole.moves) == kept
+    everything = Session.resume(whole.puzzle, whole.moves, whole.kind, now=lambda: 0.0)
+    assert again.board.view() == everything.board.view() == session.board.view()
+    for _ in range(40):
+        for one in (again, everything):
+            one.apply(Move("undo"))
+        assert again.board.view() == everything.board.view()
