@@ -37,6 +37,7 @@ from kaldoku_tui.engine.formats import puzzle_from_dict, puzzle_to_dict
 from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError
 from kaldoku_tui.session.store.journal import LAST_SEQ, checksum
+from kaldoku_tui.session.store.sqlite import default_name
 from kaldoku_tui.session.store.base import (
     COUNTED, RECENT, GameDamaged, GameJournal, LegacyData, OpenGame, PastGame, PendingMove,
     Record, Resumed, SavedGame, Standing, Store, StoreError, TakenOver, Unavailable, finite,
@@ -204,18 +205,6 @@ class StoredGame:
 
 def iso(moment: datetime | None) -> str | None:
     return moment.isoformat(timespec="seconds") if moment is not None else None
-
-
-def default_name(player: str) -> str:
-    """The name a player is shown by until they choose one."""
-    kind, _, rest = player.partition(":")
-    if kind == "name":
-        return rest
-    if kind == "key":
-        return f"player {rest.removeprefix('SHA256:')[:8]}"
-    if kind == "guest":
-        return f"guest {rest[:4]}"
-    return player
 
 
 class PostgresStore(Store):
