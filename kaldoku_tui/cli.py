@@ -465,14 +465,16 @@ def cmd_history(args: argparse.Namespace) -> int:
 
     store = _store(args)
     try:
-        # A page at a time: the first lines show at once however many games there are.
-        shown_so_far, page = 0, HISTORY_PAGE if args.count is None else args.count
+        # A page at a time, the first a small one: the first lines show at once however
+        # many games there are.
+        shown_so_far, page = 0, FIRST_PAGE if args.count is None else args.count
         while games := store.history(page, shown_so_far):
             table = history_table(games).split("\n")
             print("\n".join(table if not shown_so_far else table[1:]), flush=True)
             shown_so_far += len(games)
             if args.count is not None or len(games) < page:
                 break
+            page = HISTORY_PAGE
     except StoreError as error:
         raise UsageError(f"the games cannot be read: {error}") from None
     finally:
@@ -482,8 +484,8 @@ def cmd_history(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-HISTORY_PAGE = 500
-"""Games `kaldoku history` reads and prints at a time."""
+FIRST_PAGE, HISTORY_PAGE = 40, 500
+"""Games `kaldoku history` reads and prints at first, then at a time."""
 
 
 def _stored_game(store, game_id: int | None):
