@@ -325,7 +325,7 @@ def test_a_long_game_resumes_from_its_snapshot_exactly_as_from_every_move(pg_url
 
     from kaldoku_tui.app import resume
     from kaldoku_tui.session import Session
-    from kaldoku_tui.session.game import Move, clear, note, place
+    from kaldoku_tui.session.moves import Clear, Note, Place, Redo, Undo
     from kaldoku_tui.session.settings import Settings
     from kaldoku_tui.session.snapshot import attach
     from kaldoku_tui.session.store import base
@@ -337,8 +337,8 @@ def test_a_long_game_resumes_from_its_snapshot_exactly_as_from_every_move(pg_url
     rng = random.Random(5)
     for _ in range(200):
         cell, digit = (rng.randrange(4), rng.randrange(4)), rng.randrange(1, 4)
-        session.apply(rng.choice([place(cell, digit), note(cell, digit), clear(cell),
-                                  Move("undo"), Move("redo")]))
+        session.apply(rng.choice([Place(cell, digit), Note(cell, digit), Clear(cell), Undo(),
+                                  Redo()]))
     kept = journal.count
     assert behind_the_back(pg_url, "SELECT snapshot_seq FROM games") == [(kept - kept % 10,)]
     said: list = []
@@ -350,5 +350,5 @@ def test_a_long_game_resumes_from_its_snapshot_exactly_as_from_every_move(pg_url
     assert again.board.view() == everything.board.view() == session.board.view()
     for _ in range(40):
         for one in (again, everything):
-            one.apply(Move("undo"))
+            one.apply(Undo())
         assert again.board.view() == everything.board.view()
