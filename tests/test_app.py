@@ -23,7 +23,7 @@ from kaldoku_tui.widgets.grid import KenKenGrid
 from kaldoku_tui.widgets.keys import KeyBar
 
 from test_grid import bands_placed
-from conftest import EXAMPLE_ID, EXAMPLE_SOLUTION, game_app, saved_session, sql, sql_write, workers_done
+from conftest import EXAMPLE_ID, EXAMPLE_SOLUTION, game_app, saved_session, sql, workers_done
 from screen import screen_cells, screen_text, words
 
 SIZE = (80, 24)
@@ -268,7 +268,7 @@ def test_a_keen_id_plays_with_its_solution_found(tmp_path, monkeypatch):
         (["--size", "3", "--difficulty", "extreme"], "cannot be"),
     ],
 )
-def test_bad_arguments_are_one_line_and_status_2(argv, words, tmp_path, monkeypatch, capsys):
+def test_bad_arguments_are_one_line_and_status_2(argv, words, tmp_path, monkeypatch, capsys, on_a_terminal):
     monkeypatch.setenv("KALDOKU_HOME", str(tmp_path))
     assert main(argv) == 2
     err = capsys.readouterr().err

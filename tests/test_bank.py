@@ -4,7 +4,7 @@ import itertools
 
 import pytest
 
-from conftest import sql, sql_write
+from conftest import sql_write
 from kaldoku_tui.bank import STARTING_KINDS, Bank, make_puzzle
 from kaldoku_tui.engine.kinds import DEFAULT_KIND, GameKind
 from kaldoku_tui.engine.formats import puzzle_to_dict

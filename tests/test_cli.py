@@ -183,8 +183,10 @@ DISCONNECTED = json.dumps(
     [
         (["solve", "missing.json"], {}, "no such file, and not a Keen game ID: missing.json"),
         (["solve", "bad.json"], {"bad.json": BAD_JSON}, "bad.json: line 1: bad JSON"),
-        (["check", "cut.json"], {"cut.json": DISCONNECTED}, "cut.json: line 1: cage at r1c1 is not orthogonally connected"),
-        (["solve", "words.txt"], {"words.txt": "hello\n"}, "words.txt: neither JSON, a Keen game ID nor a typed layout"),
+        (["check", "cut.json"], {"cut.json": DISCONNECTED},
+         "cut.json: line 1: cage at r1c1 is not orthogonally connected"),
+        (["solve", "words.txt"], {"words.txt": "hello\n"},
+         "words.txt: neither JSON, a Keen game ID nor a typed layout"),
         (["solve", "empty.json"], {"empty.json": ""}, "empty.json: no puzzle found"),
         (["solve", "."], {}, "cannot read ."),
         (["solve", "4:aa_a__a__a_a__a_a,d2m12s1a5s1m4d2x5"], {}, "unknown clue letter 'x'"),

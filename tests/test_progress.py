@@ -24,7 +24,7 @@ from kaldoku_tui.screens.win import WinScreen
 from kaldoku_tui.session import Session
 from kaldoku_tui.session.store import base as store_module
 from kaldoku_tui.session.game import Move, place
-from kaldoku_tui.session.store import DB_FILE, open_store
+from kaldoku_tui.session.store import DB_FILE, Store, open_store
 from kaldoku_tui.session.store.schema import SCHEMA_VERSION
 
 from conftest import EXAMPLE_ID, EXAMPLE_SOLUTION, game_app, sql, sql_write, until, workers_done

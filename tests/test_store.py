@@ -23,7 +23,7 @@ from kaldoku_tui.session.store import sqlite as store_module
 from kaldoku_tui.session.game import Move, place
 from kaldoku_tui.session.legacy import import_legacy
 from kaldoku_tui.bank import STARTING_KINDS
-from kaldoku_tui.session.store import DB_FILE, GameDamaged, open_store, UnsafeDirectory, data_dir
+from kaldoku_tui.session.store import DB_FILE, GameDamaged, Store, open_store, UnsafeDirectory, data_dir
 
 from conftest import EXAMPLE_ID, EXAMPLE_SOLUTION, saved_session, sql, sql_write
 from sshbox import KALDOKU, KEEN_4, MOVES, MOVES_ON_SCREEN, Terminal, aside, kaldoku_running, \
