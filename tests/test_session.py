@@ -84,6 +84,7 @@ def test_no_move_changes_the_board_after_a_win(game, clock):
     clock.now = 42.0
     update = game.apply(place((3, 3), 1))
     assert update.ended == "won" and game.outcome == "won"
+    assert update.board, "the winning digit is drawn"
     assert game.journal.ended == ("won", 42.0, {"checks": 0, "hints": 0, "reveals": 0})
     for move in (clear((0, 0)), place((0, 0), 3), Move("undo"), Move("restart"), Move("fill"),
                  Move("check"), Move("hint"), Move("reveal")):
@@ -103,7 +104,7 @@ def test_any_filling_that_keeps_the_rules_wins(row_sums):
 
 def test_a_reveal_ends_the_game_as_help(game):
     update = game.apply(Move("reveal"))
-    assert update.ended == "revealed" and game.board.grid == EXAMPLE_SOLUTION
+    assert update.ended == "revealed" and game.board.grid == EXAMPLE_SOLUTION and update.board
     assert game.help["reveals"] == 1 and game.aided
     assert game.apply(Move("undo")).board is False
 
