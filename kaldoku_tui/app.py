@@ -29,6 +29,7 @@ from kaldoku_tui.screens.game import GameScreen
 from kaldoku_tui.screens.help import grid_bindings
 from kaldoku_tui.session.game import MoveError, Session
 from kaldoku_tui.session.settings import Settings
+from kaldoku_tui.session.snapshot import attach, resume_saved
 from kaldoku_tui.session.store import GameDamaged, Store, StoreError
 from kaldoku_tui.terminal_input import INPUT_DRIVER
 from kaldoku_tui.widgets.grid import GRID_CSS
@@ -86,7 +87,7 @@ class KaldokuApp(App):
         journal, notice = self.store.new_game(puzzle, kind, daily_of(puzzle))
         session = Session(puzzle, kind, journal=journal, now=self.now,
                           auto_clean_notes=self.settings.auto_clean_notes)
-        return session, notice
+        return attach(session), notice
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key):
@@ -265,8 +266,8 @@ def build_app(args: argparse.Namespace) -> KaldokuApp:
     def new(puzzle: Puzzle, kind: GameKind) -> Session:
         journal, notice = store.new_game(puzzle, kind, daily_of(puzzle))
         notices.append(notice)
-        return Session(puzzle, kind, journal=journal, now=now,
-                       auto_clean_notes=settings.auto_clean_notes)
+        return attach(Session(puzzle, kind, journal=journal, now=now,
+                              auto_clean_notes=settings.auto_clean_notes))
 
     session = None
     if daily is not None:
@@ -299,9 +300,7 @@ def resume(store: Store, now: Callable[[], float], settings: Settings,
         try:
             resumed = store.resume(found.id)
             saved = resumed.game
-            session = Session.resume(saved.puzzle, saved.moves, saved.kind, now=now,
-                                     elapsed=saved.elapsed,
-                                     auto_clean_notes=settings.auto_clean_notes)
+            session = resume_saved(saved, now, settings.auto_clean_notes)
         except GameDamaged as error:
             notices.append(store.set_game_aside(found.id, str(error)))
             continue
@@ -312,7 +311,7 @@ def resume(store: Store, now: Callable[[], float], settings: Settings,
             continue  # Ended or taken by another kaldoku since it was listed.
         session.journal = resumed.journal
         notices.append(resumed.notice or "Resumed your game.")
-        return session
+        return attach(session)
     return None
 
 

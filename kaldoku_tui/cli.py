@@ -18,11 +18,11 @@ from kaldoku_tui.arguments import UsageError, read_puzzle_arg, stream_puzzle_arg
 from kaldoku_tui.engine.kinds import HIDDEN_OPS, LEVELS, MAX_SIZE, MIN_SIZE, OP_SETS
 from kaldoku_tui.engine.formats import FORMATS
 from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError
-from kaldoku_tui.terminal import shown
+from kaldoku_tui.terminal import shown, shown_json
 
 EXIT_OK, EXIT_NOT_UNIQUE, EXIT_BAD_INPUT = 0, 1, 2
 COMMANDS = ("generate", "solve", "check", "grade", "daily", "print", "stats", "history", "replay",
-            "export", "web")
+            "export", "web", "serve")
 ERROR_LIMIT = 300
 """Characters of an error line at most: a value quoted in it is cut."""
 
@@ -82,6 +82,13 @@ def _port(text: str) -> int:
     return port
 
 
+def _tabs(text: str) -> int:
+    tabs = _whole_number(text, "tabs")
+    if tabs < 1:
+        raise argparse.ArgumentTypeError(f"tabs must be at least 1, not {tabs}")
+    return tabs
+
+
 def _game_id(text: str) -> int:
     if not re.fullmatch(r"\d{1,18}", text) or int(text) < 1:
         raise argparse.ArgumentTypeError(f"a game ID is a whole number from 1 (kaldoku history lists them), "
@@ -117,7 +124,7 @@ def game_parser() -> argparse.ArgumentParser:
         description="KenKen in the terminal. With no arguments, resume the game in "
         "progress or start a new one.",
         epilog="Other commands: kaldoku daily | generate | solve | check | grade | print | stats "
-        "| history | replay | export | web (each has --help).",
+        "| history | replay | export | web | serve (each has --help).",
     )
     parser.add_argument(
         "puzzle", nargs="?", metavar="PUZZLE",
@@ -205,10 +212,51 @@ def command_parser() -> argparse.ArgumentParser:
     served = sub.add_parser("web", help="serve the game to a browser tab (each tab its own game process)")
     served.add_argument("--host", default="127.0.0.1",
                         help="address to listen on (default 127.0.0.1: this machine only)")
-    served.add_argument("--port", type=_port, default=8000, help="port to listen on (0: any free one)")
+    served.add_argument("--port", type=_port, default=8000, help="port to listen on (default 8000; 0: any free one)")
+    served.add_argument("--tabs", type=_tabs, default=16, metavar="N",
+                        help="how many tabs at once at most, each its own process (default 16)")
     served.add_argument("--data-dir", metavar="DIR", help="where the games are kept")
     _add_store_options(served)
+    _add_serve_parser(sub)
     return parser
+
+
+def _seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a time in seconds, not {text!r}") from None
+    if not 1 <= seconds <= 7 * 86400:
+        raise argparse.ArgumentTypeError(f"a time of 1 s to a week, not {text}")
+    return seconds
+
+
+def _add_serve_parser(sub) -> None:
+    """`kaldoku serve`: the options of the SSH server."""
+    serve = sub.add_parser("serve", help="let anyone play over SSH (ssh -p PORT host), one process a session")
+    serve.add_argument("--port", type=_port, default=2222, help="TCP port (default 2222)")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    serve.add_argument("--data-dir", metavar="DIR",
+                       help="the host key and the players' games (default: kaldoku's data directory/serve)")
+    serve.add_argument("--store", metavar="URL", help="keep the games in this store (postgresql://...) "
+                       "instead, shared by several servers (or KALDOKU_STORE)")
+    serve.add_argument("--guests", action=argparse.BooleanOptionalAction, default=True,
+                       help="let players without a key in as guests, whose games last for the "
+                       "connection (default: yes)")
+    serve.add_argument("--idle-timeout", type=_seconds, default=900.0, metavar="S",
+                       help="end a session after S seconds with nothing typed (default 900)")
+    serve.add_argument("--max-sessions", type=_count, default=100, metavar="N",
+                       help="connections at once, from everyone (default 100)")
+    serve.add_argument("--per-address", type=_count, default=10, metavar="N",
+                       help="connections at once from one IP address (default 10)")
+    serve.add_argument("--per-key", type=_count, default=3, metavar="N",
+                       help="sessions at once of one player's key (default 3)")
+    serve.add_argument("--lobby", action=argparse.BooleanOptionalAction, default=True,
+                       help="open on the lobby (resume, new game, daily, leaderboard, records); "
+                       "--no-lobby: straight into the game (default: the lobby)")
+    serve.add_argument("--size", type=_size, help="the size of a new game (default 6)")
+    serve.add_argument("--ops", choices=tuple(OP_SETS), default=None, help="its operations")
+    serve.add_argument("--difficulty", choices=LEVELS, default=None, help="its level")
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
@@ -524,7 +572,8 @@ def cmd_export(args: argparse.Namespace) -> int:
             for line in log:
                 print(json.dumps(line))  # \u escapes: nothing in a record reaches the terminal raw
         else:
-            print(exported(_stored_game(store, args.id).puzzle, args.format), end="")
+            # A puzzle file may have put anything in a title: JSON's escapes keep it from the terminal.
+            print(shown_json(exported(_stored_game(store, args.id).puzzle, args.format)), end="")
     except StoreError as error:
         raise UsageError(f"the moves cannot be read: {error}") from None
     finally:
@@ -545,9 +594,41 @@ def cmd_web(args: argparse.Namespace) -> int:
     if args.player:
         game_args += ("--player", args.player)
     try:
-        serve(WebConfig(host=args.host, port=args.port, game_args=game_args))
+        serve(WebConfig(host=args.host, port=args.port, game_args=game_args, max_tabs=args.tabs))
     except OSError as exc:
         raise UsageError(f"cannot listen on {args.host} port {args.port}: {exc.strerror or exc}") from None
+    return EXIT_OK
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Run the SSH server until SIGTERM or Ctrl+C."""
+    import asyncio
+    import logging
+    from pathlib import Path
+
+    try:
+        from kaldoku_tui.serve.gate import Limits
+        from kaldoku_tui.serve.server import ServeConfig, ServeError, serve
+    except ImportError as error:
+        raise UsageError(f"kaldoku serve needs asyncssh ({error}): pip install 'kaldoku[serve]'") from None
+    from kaldoku_tui.session.store import data_dir
+
+    new_game = [*(("--size", str(args.size)) if args.size else ()), *(("--ops", args.ops) if args.ops else ()),
+                *(("--difficulty", args.difficulty) if args.difficulty else ())]
+    config = ServeConfig(
+        data_dir=Path(args.data_dir).expanduser() if args.data_dir else data_dir() / "serve",
+        host=args.host, port=args.port, store=args.store or os.environ.get("KALDOKU_STORE"),
+        guests=args.guests, idle_timeout=args.idle_timeout, lobby=args.lobby,
+        limits=Limits(max_sessions=args.max_sessions, per_address=args.per_address, per_key=args.per_key),
+        new_game=tuple(new_game))
+    logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
+    logging.getLogger("asyncssh").setLevel(logging.WARNING)
+    try:
+        asyncio.run(serve(config))
+    except ServeError as error:
+        raise UsageError(str(error)) from None
+    except OSError as error:  # the port is taken, the address is not ours
+        raise UsageError(f"cannot listen on {args.host}:{args.port}: {error.strerror or error}") from None
     return EXIT_OK
 
 
@@ -555,6 +636,7 @@ HANDLERS = {
     "generate": cmd_generate, "solve": cmd_solve, "check": cmd_check, "grade": cmd_grade,
     "daily": cmd_daily, "print": cmd_print,
     "stats": cmd_stats, "history": cmd_history, "replay": cmd_replay, "export": cmd_export, "web": cmd_web,
+    "serve": cmd_serve,
 }
 
 

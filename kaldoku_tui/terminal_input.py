@@ -78,6 +78,9 @@ STRING_END = re.compile(r"[\x07\x18\x1a\x9c]|\x1b\\?")
 LONG_END = re.compile(r"[@-~]|(?=\x1b)")
 """The end of an over-long CSI sequence: its final byte, or ESC starting another."""
 PASTE_START, PASTE_END = "\x1b[200~", "\x1b[201~"
+FRAMING = (PASTE_START, "\x1b[M")
+"""Sequences read even over the budget: what follows them is not keys (a paste, the three
+bytes of an X10 mouse report), as what follows a string is not."""
 SGR_MOUSE = re.compile(r"\x1b\[<(\d+);(\d+);(\d+)[Mm]")
 CURSOR_POSITION = re.compile(r"\x1b\[(\d+);(\d+)R")
 SYNCHRONIZED_OUTPUT = re.compile(r"\x1b\[\?2026;[1-4]\$y")
@@ -110,6 +113,10 @@ class Budget:
         granted = min(wanted, int(self.tokens))
         self.tokens -= granted
         return granted
+
+    def spent(self) -> bool:
+        """Whether no message may go now: what comes is dropped without being read."""
+        return self.tokens < 1 and self.tokens + (self.clock() - self.when) * RATE < 1
 
 
 class TerminalInput:
@@ -203,6 +210,8 @@ class TerminalInput:
                 pos += 1
                 continue
             pos = sequence.end()
+            if self.budget.spent() and not (sequence["string"] or sequence["long"] or sequence[0] in FRAMING):
+                continue  # over the budget: dropped unread
             if sequence["string"]:
                 self.skipping = STRING_END
             elif sequence["long"]:
@@ -226,7 +235,6 @@ class TerminalInput:
         assert self.move is not None
         self.send(self.control(self.move), found)
         self.move = None
-
 
     def keys(self, text: str, start: int, stop: int, found: list[Message]) -> None:
         """The keys of plain characters: the last as many as the budget allows (a key typed
@@ -328,3 +336,33 @@ if sys.platform != "win32":
 else:
     INPUT_DRIVER = None
     """Windows: Textual's own driver (it reads console events, not these bytes)."""
+
+
+from textual.drivers._byte_stream import ByteStream  # noqa: E402  (the web's packets)
+from textual.drivers.web_driver import WebDriver  # noqa: E402
+
+
+class WebInputDriver(WebDriver):
+    """Textual's driver for a browser tab (textual-serve), reading the keyboard through
+    TerminalInput: the page's keys and pastes reach it as they were typed, so the bytes
+    that end Textual's own input thread would leave a tab that no longer hears its
+    keys, nor the server's quit when the tab closes."""
+
+    def run_input_thread(self) -> None:
+        # Textual's own loop, with TerminalInput in place of its decoder and parser.
+        terminal = TerminalInput(size=lambda: self._size)  # the page's, once it has said
+        packets = ByteStream()
+        try:
+            for data in self._input_reader:
+                for kind, payload in packets.feed(data) if data else ():
+                    if kind == "D":
+                        for message in terminal.feed(payload):
+                            self.process_message(message)
+                    else:
+                        self._on_meta(kind, payload)  # the server's: size, focus, quit, files
+                for message in terminal.tick():
+                    self.process_message(message)
+        except Exception:  # "exit" ends the input here, as in Textual's loop
+            pass
+        finally:
+            self._input_reader.close()

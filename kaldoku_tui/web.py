@@ -18,6 +18,7 @@ import asyncio
 import ipaddress
 import json
 import logging
+import re
 import secrets
 import shlex
 import signal
@@ -38,19 +39,26 @@ PAGE = "web.html"
 """textual-serve's page, with the font served from here and the websocket's address
 carrying the token."""
 
+WEB_DRIVER = "kaldoku_tui.terminal_input:WebInputDriver"
+"""Textual's web driver with our reading of the keyboard (see terminal_input.py)."""
+
+QUIT_GRACE = 5.0
+"""Seconds a tab's game has to quit once its page has gone."""
 MAX_TABS = 16
-"""Tabs served at once; each is a process of some 60 MB."""
+"""Tabs served at once unless told otherwise; each is a process of some 45 MB."""
 MAX_COLUMNS, MAX_ROWS = 500, 200
 """The largest window a browser may ask for: Textual lays out every cell of it."""
 MAX_MESSAGE = 64 * 1024
 """The largest message a tab may send (keys, a paste)."""
 
-REFUSED = """<!DOCTYPE html>
+NOTE = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>kaldoku</title></head>
 <body style="font-family: monospace; background: #0c181f; color: #eee; padding: 2em">
-<p>This kaldoku needs its whole address, token included, as <code>kaldoku web</code>
-printed it when it started.</p></body></html>
+<p>{}</p></body></html>
 """
+REFUSED = NOTE.format("This kaldoku needs its whole address, token included, as "
+                      "<code>kaldoku web</code> printed it when it started.")
+FULL = NOTE.format("{tabs} kaldoku tabs are open already: close one, then reload this page.")
 
 
 @dataclass(frozen=True)
@@ -67,8 +75,9 @@ class WebConfig:
 
 
 def tab_command(game_args: tuple[str, ...]) -> str:
-    """The shell command that runs one tab's game: this Python's `kaldoku`."""
-    return shlex.join([sys.executable, "-m", "kaldoku_tui", *game_args])
+    """The shell command that runs one tab's game: this Python's `kaldoku`, in place of
+    the shell (so that the process textual-serve knows is the game's)."""
+    return "exec " + shlex.join([sys.executable, "-m", "kaldoku_tui", *game_args])
 
 
 def is_loopback(host: str) -> bool:
@@ -108,6 +117,31 @@ def envelope(text: str) -> list | None:
     return message if isinstance(message, list) and message else None
 
 
+class Tab(AppService):
+    """One tab's app process, reading its keys as our terminal driver does; when it ends,
+    however it ends, the page is told."""
+
+    def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
+        environment = super()._build_environment(width, height)
+        environment["TEXTUAL_DRIVER"] = WEB_DRIVER
+        return environment
+
+    async def run(self) -> None:
+        await super().run()
+        await self.remote_close()  # a game that could not start leaves no blank page behind
+
+    async def stop(self) -> None:
+        """Ask the game to quit (it saves as it goes); end its process if it is still
+        there QUIT_GRACE seconds later, so that no tab outlives its page."""
+        stopping = asyncio.ensure_future(super().stop())
+        try:
+            await asyncio.wait_for(asyncio.shield(stopping), QUIT_GRACE)
+        except asyncio.TimeoutError:
+            if self._process is not None and self._process.returncode is None:
+                self._process.kill()
+            await stopping
+
+
 class WebServer(Server):
     """textual-serve's server, behind the token, with the page's font served locally."""
 
@@ -115,10 +149,15 @@ class WebServer(Server):
         super().__init__(tab_command(config.game_args), host=config.host, port=config.port,
                          title="kaldoku")
         self.config = config
-        self.tabs: dict[AppService, web.WebSocketResponse] = {}
+        self.tabs: dict[Tab, web.WebSocketResponse] = {}
         """The tabs being served: each one's app process and websocket."""
 
+    def full(self) -> bool:
+        """Whether as many tabs as allowed are open already."""
+        return len(self.tabs) >= self.config.max_tabs
+
     def allowed(self, token: str | None) -> bool:
+        """Whether `token` is this server's (compared in constant time)."""
         return token is not None and secrets.compare_digest(token.encode(), self.config.token.encode())
 
     async def _make_app(self) -> web.Application:
@@ -137,6 +176,9 @@ class WebServer(Server):
         """The page of the game, or the refusal without the token."""
         if not self.allowed(request.query.get("token")):
             return web.Response(status=403, text=REFUSED, content_type="text/html")
+        if self.full():
+            return web.Response(status=503, text=FULL.format(tabs=self.config.max_tabs),
+                                content_type="text/html")
         context = {
             "font_size": bounded(request.query.get("fontsize"), 16, 64),
             "app_websocket_url": f"ws://{request.host}/ws/{self.config.token}",
@@ -158,16 +200,14 @@ class WebServer(Server):
         """One tab: its own app process, for as long as its websocket is open."""
         if not self.allowed(request.match_info["token"]):
             raise web.HTTPForbidden(text="kaldoku: this address needs the token.")
-        if len(self.tabs) >= self.config.max_tabs:
-            raise web.HTTPServiceUnavailable(
-                text=f"kaldoku: {self.config.max_tabs} tabs are open already; close one.")
+        if self.full():
+            raise web.HTTPServiceUnavailable(text=f"kaldoku: {self.config.max_tabs} tabs are open already.")
         websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=MAX_MESSAGE)
         width = bounded(request.query.get("width"), 80, MAX_COLUMNS)
         height = bounded(request.query.get("height"), 24, MAX_ROWS)
         await websocket.prepare(request)
-        tab = AppService(self.command, write_bytes=websocket.send_bytes,
-                         write_str=websocket.send_str, close=websocket.close,
-                         download_manager=self.download_manager)
+        tab = Tab(self.command, write_bytes=websocket.send_bytes, write_str=websocket.send_str,
+                  close=websocket.close, download_manager=self.download_manager)
         self.tabs[tab] = websocket
         try:
             await tab.start(width, height)
@@ -179,7 +219,7 @@ class WebServer(Server):
             del self.tabs[tab]
         return websocket
 
-    async def _process_messages(self, websocket: web.WebSocketResponse, tab: AppService) -> None:
+    async def _process_messages(self, websocket: web.WebSocketResponse, tab: Tab) -> None:
         """Pass the page's keys, mouse and window size to the tab's app; anything else
         a browser sends is dropped."""
         async for message in websocket:
@@ -187,7 +227,7 @@ class WebServer(Server):
                 continue
             match envelope(message.data):
                 case ["stdin", str(data)]:
-                    await tab.send_bytes(data.encode("utf-8", "replace"))
+                    await tab.send_bytes(re.sub("[\ud800-\udfff]", "\ufffd", data).encode())
                 case ["resize", {"width": width, "height": height}]:
                     await tab.set_terminal_size(bounded(width, 80, MAX_COLUMNS),
                                                 bounded(height, 24, MAX_ROWS))

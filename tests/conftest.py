@@ -13,6 +13,7 @@ from hypothesis import settings
 from kaldoku_tui.engine.formats import read_keen
 from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.engine.puzzle import Cage, Puzzle
+from pg_server import pg_server, pg_url, postgresql_location  # noqa: F401  (a private PostgreSQL)
 from strategies import LONG_EXAMPLES
 
 settings.register_profile("long", max_examples=LONG_EXAMPLES)
@@ -122,7 +123,7 @@ def sql_write(directory: Path, work) -> None:
         conn.close()
 
 
-STORES = ["sqlite"]
+STORES = ["sqlite", "postgresql"]
 """The store implementations the contract suite (tests/test_store_contract.py) holds to
 one interface; each but SQLite has a fixture `<name>_location` giving where one is."""
 

@@ -32,6 +32,7 @@ from kaldoku_tui.screens.game import GameScreen
 from kaldoku_tui.screens.help import HelpScreen
 from kaldoku_tui.screens.win import WinScreen
 from kaldoku_tui.widgets.grid import KenKenGrid
+from kaldoku_tui.session.legacy import board_from_dict, board_to_dict
 
 from conftest import game_app, saved_session, workers_done
 
@@ -92,7 +93,7 @@ def check_board(app: KaldokuApp, store_dir) -> None:
 
 def check_history(board: Board) -> None:
     """Undo all gives the empty board; as many redos give this board back."""
-    copy = Board.from_dict(board.to_dict())
+    copy = board_from_dict(board_to_dict(board))
     now = [(cell, board.digit(cell), board.notes(cell)) for cell in board.puzzle.cells]
     undone = 0
     while copy.undo():

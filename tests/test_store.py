@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 
-from kaldoku_tui.engine.board import Board
 from kaldoku_tui.engine.formats import read_keen
 from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.session import Session
@@ -23,7 +22,8 @@ from kaldoku_tui.session.store import sqlite as store_module
 from kaldoku_tui.session.game import Move, place
 from kaldoku_tui.session.legacy import import_legacy
 from kaldoku_tui.bank import STARTING_KINDS
-from kaldoku_tui.session.store import DB_FILE, GameDamaged, Store, open_store, UnsafeDirectory, data_dir
+from kaldoku_tui.session.store import DB_FILE, GameDamaged, Store, UnsafeDirectory, data_dir, open_store
+from kaldoku_tui.session.legacy import board_from_dict
 
 from conftest import EXAMPLE_ID, EXAMPLE_SOLUTION, saved_session, sql, sql_write
 from sshbox import KALDOKU, KEEN_4, MOVES, MOVES_ON_SCREEN, Terminal, aside, kaldoku_running, \
@@ -221,7 +221,7 @@ def test_two_processes_writing_at_once_never_corrupt_anything(tmp_path):
     for writer in writers:
         writer.join()
         assert writer.exitcode == 0
-    store = open_store(tmp_path)
+    assert open_store(tmp_path).notices == []
     assert sql(tmp_path, "PRAGMA integrity_check") == [("ok",)]
     for game_id, in sql(tmp_path, "SELECT id FROM games"):
         moves = [json.loads(m) for m, in sql(tmp_path,
@@ -273,7 +273,7 @@ def test_the_0_1_0_data_directory_is_carried_over(tmp_path):
     home = tmp_path / "home"
     shutil.copytree(OLD_HOME, home)
     old = json.loads((OLD_HOME / "game.json").read_text())["game"]
-    old_board = Board.from_dict(old["board"])
+    old_board = board_from_dict(old["board"])
     store = open_store(home)
     notices = import_legacy(store)
     assert notices == ["Your game from kaldoku 0.1.0 was carried over."]

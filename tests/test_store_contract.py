@@ -127,7 +127,7 @@ def test_a_snapshot_is_resumed_with_the_moves_after_it_and_a_replay_gets_every_m
     journal, _ = store.new_game(PUZZLE, KIND)
     for i in range(5):
         journal.append(record(i), float(i))
-    journal.keep_snapshot(5, {"board": "after five"})
+    journal.keep_snapshot(5, '{"board": "after five"}')
     journal.append(record(5), 5.0)
     resumed = store_factory().resume(journal.game_id).game
     assert resumed.snapshot == {"board": "after five"} and resumed.start == 5
@@ -232,6 +232,8 @@ def test_leaderboards_rank_each_players_best_win_without_help(store_factory):
     game(dan, 1, "won", 44.0, kind=daily, daily=today)
     store_factory(BOB).set_display_name("Bob B.")
     assert dan.display_name() == "Dan the Man" and store_factory(ANN).display_name() == "ann"
+    assert store_factory(ANN).name_holder("dan THE man") == "name:dan"
+    assert dan.name_holder("ann") is None  # a default name is nobody's choice
     board = store_factory(ANN).daily_leaderboard(today)
     assert board == [Standing(1, "ann", 40.0), Standing(1, "cy", 40.0),
                      Standing(3, "Dan the Man", 44.0), Standing(4, "Bob B.", 45.0)]

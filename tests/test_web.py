@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -50,7 +49,7 @@ window.WebSocket.prototype = Native.prototype;
 terminal size the page tells the server."""
 
 
-def wait_for(check, what: str, timeout: float = 15.0):
+def wait_for(check, what: str, timeout: float = 30.0):
     """`check()`'s first true value, polled until `timeout`."""
     deadline = time.monotonic() + timeout
     while not (found := check()):
@@ -64,10 +63,10 @@ def seed_game(directory: Path) -> None:
     """A game of the 4×4 example begun in `directory`, for the page to resume."""
     from kaldoku_tui.engine.formats import read_keen
     from kaldoku_tui.engine.kinds import GameKind
-    from kaldoku_tui.session.store import Store
+    from kaldoku_tui.session.store import open_store
 
     puzzle = read_keen(EXAMPLE_ID).with_solution(EXAMPLE_SOLUTION)
-    store = Store(directory)
+    store = open_store(directory)
     store.new_game(puzzle, GameKind.of(puzzle))
     store.close()
 
@@ -101,11 +100,8 @@ class Served:
         return response.status, body
 
     def tabs(self) -> list[int]:
-        """The process ids of the tabs' games (children of the server, through a shell
-        if the shell did not hand over to them)."""
-        found = children(self.process.pid)
-        return [grand for pid in found for grand in (children(pid) or [pid])
-                if "kaldoku_tui" in Path(f"/proc/{grand}/cmdline").read_bytes().decode(errors="replace")]
+        """The process ids of the tabs' games (children of the server)."""
+        return [pid for pid in children(self.process.pid) if "kaldoku_tui" in command_line(pid)]
 
     def stop(self) -> str:
         """Stop the server as Ctrl+C does; what it said on stderr."""
@@ -132,6 +128,14 @@ def children(pid: int) -> list[int]:
     return found
 
 
+def command_line(pid: int) -> str:
+    """The command line of process `pid` ('' once it has gone)."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
+    except OSError:
+        return ""
+
+
 def rss_mb(pid: int) -> float:
     """Resident memory of process `pid`, in MB."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -140,14 +144,14 @@ def rss_mb(pid: int) -> float:
     raise AssertionError(f"no VmRSS for {pid}")
 
 
-@pytest.fixture
-def served(tmp_path):
+def serving(directory: Path):
+    """`kaldoku web` on the game begun in `directory`; on the way out, no traceback
+    and no tab's process left behind."""
     if not KALDOKU.exists():
         pytest.skip("needs the installed kaldoku command")
-    data = tmp_path / "data"
-    data.mkdir(mode=0o700)
-    seed_game(data)
-    server = Served(data)
+    directory.mkdir(mode=0o700)
+    seed_game(directory)
+    server = Served(directory)
     yield server
     tabs = server.tabs()
     errors = server.stop()
@@ -155,14 +159,22 @@ def served(tmp_path):
     assert not [pid for pid in tabs if Path(f"/proc/{pid}").exists()], "a tab's process outlived the server"
 
 
-def kaldoku(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([str(KALDOKU), *args], capture_output=True, text=True, timeout=30)
+@pytest.fixture
+def served(tmp_path):
+    """A server of its own, for a test that plays."""
+    yield from serving(tmp_path / "data")
 
 
-def test_bad_options_and_a_busy_port_are_one_line_errors(tmp_path):
-    if not KALDOKU.exists():
-        pytest.skip("needs the installed kaldoku command")
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory):
+    """One server for the tests that only knock at its door."""
+    yield from serving(tmp_path_factory.mktemp("shared") / "data")
+
+
+def test_bad_options_and_a_busy_port_are_one_line_errors(tmp_path, capsys):
     import socket
+
+    from kaldoku_tui.cli import main
 
     data = tmp_path / "data"
     data.mkdir(mode=0o700)
@@ -170,16 +182,18 @@ def test_bad_options_and_a_busy_port_are_one_line_errors(tmp_path):
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        busy = kaldoku("web", "--port", str(port), "--data-dir", str(data))
-    assert busy.returncode == 2 and busy.stdout == ""
-    assert re.fullmatch(rf"kaldoku: error: cannot listen on 127\.0\.0\.1 port {port}: .+\n", busy.stderr)
-    bad_port = kaldoku("web", "--port", "70000")
-    assert bad_port.returncode == 2 and "port must be 0 to 65535" in bad_port.stderr
+        assert main(["web", "--port", str(port), "--data-dir", str(data)]) == 2
+    busy = capsys.readouterr()
+    assert busy.out == ""
+    assert re.fullmatch(rf"kaldoku: error: cannot listen on 127\.0\.0\.1 port {port}: .+\n", busy.err)
+    assert main(["web", "--port", "70000"]) == 2
+    assert "port must be 0 to 65535" in capsys.readouterr().err
     shared = tmp_path / "shared"
     shared.mkdir()
     shared.chmod(0o777)
-    unsafe = kaldoku("web", "--port", "0", "--data-dir", str(shared))
-    assert unsafe.returncode == 2 and unsafe.stderr.count("\n") == 1 and "Traceback" not in unsafe.stderr
+    assert main(["web", "--port", "0", "--data-dir", str(shared)]) == 2
+    unsafe = capsys.readouterr().err
+    assert unsafe.count("\n") == 1 and "Traceback" not in unsafe
 
 
 def test_listening_beyond_this_machine_warns(tmp_path):
@@ -250,7 +264,7 @@ class Page:
     def text(self) -> str:
         return "\n".join(self.screen())
 
-    def shows(self, text: str, timeout: float = 15.0) -> str:
+    def shows(self, text: str, timeout: float = 30.0) -> str:
         try:
             return wait_for(lambda: text in self.text() and self.text(), repr(text), timeout)
         except AssertionError as error:
@@ -261,9 +275,12 @@ class Page:
 
     def board(self) -> tuple[dict[int, int], dict[int, int]]:
         """Where the board is on the screen: the line of each row's digits and the
-        column of each column's, from the row and column numbers around it."""
+        column of each column's, from the row and column numbers around it (none
+        before the board is drawn)."""
         lines = self.screen()
-        heading = next(i for i, line in enumerate(lines) if re.fullmatch(r"\s*1(\s+\d)+\s*", line))
+        heading = next((i for i, line in enumerate(lines) if re.fullmatch(r"\s*1(\s+\d)+\s*", line)), None)
+        if heading is None:
+            return {}, {}  # not drawn yet
         columns = {int(m.group()): m.start() for m in re.finditer(r"\d", lines[heading])}
         rows = {int(m.group(1)): i for i, line in enumerate(lines)
                 if (m := re.match(r"\s*(\d) [┃|]", line))}
@@ -316,34 +333,119 @@ def play(page: Page, cells: list[tuple[int, int]]) -> None:
         page.keys("kkkkhhhh" + "j" * r + "l" * c + str(EXAMPLE_SOLUTION[r][c]))
 
 
-def test_without_the_token_the_page_says_so_and_nothing_starts(served):
-    for path in ("/", "/?token=", "/?token=wrong", f"/?token={served.token}x"):
-        status, body = served.request("GET", path)
+def test_without_the_token_the_page_says_so_and_nothing_starts(shared):
+    for path in ("/", "/?token=", "/?token=wrong", f"/?token={shared.token}x"):
+        status, body = shared.request("GET", path)
         assert status == 403 and "token" in body, (path, status, body)
     upgrade = {"Connection": "Upgrade", "Upgrade": "websocket", "Sec-WebSocket-Version": "13",
                "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="}
-    status, _ = served.request("GET", "/ws/wrong", upgrade)
+    status, _ = shared.request("GET", "/ws/wrong", upgrade)
     assert status == 403
-    assert served.tabs() == []
-    assert served.request("GET", f"/?token={served.token}")[0] == 200
+    assert shared.tabs() == []
+    assert shared.request("GET", f"/?token={shared.token}")[0] == 200
 
 
-def test_bad_paths_and_methods_are_refused_without_a_traceback(served):
+def test_bad_paths_and_methods_are_refused_without_a_traceback(shared):
     refused = [
         ("GET", "/nothing-here", 404), ("GET", "/static/../../../etc/passwd", 404),
         ("GET", "/static/%2e%2e/%2e%2e/%2e%2e/etc/passwd", 404), ("GET", "/static/", 403),
         ("GET", "/download/not-a-key", 404), ("GET", "/ws", 404),
-        ("POST", f"/?token={served.token}", 405), ("DELETE", "/static/js/textual.js", 405),
+        ("POST", f"/?token={shared.token}", 405), ("DELETE", "/static/js/textual.js", 405),
         ("PUT", "/ws/x", 405), ("BREW", "/", 400),
     ]
     for method, path, expected in refused:
-        status, body = served.request(method, path)
+        status, body = shared.request(method, path)
         assert status == expected, (method, path, status, body)
         assert "Traceback" not in body
-    status, _ = served.request("GET", f"/ws/{served.token}")  # not an upgrade
+    status, _ = shared.request("GET", f"/ws/{shared.token}")  # not an upgrade
     assert status == 400
-    assert served.request("GET", "/static/fonts/RobotoMono-VariableFont_wght.ttf")[0] == 200
-    assert served.tabs() == []
+    assert shared.request("GET", "/static/fonts/RobotoMono-VariableFont_wght.ttf")[0] == 200
+    assert shared.tabs() == []
+
+
+def test_what_a_page_should_not_send_is_dropped_and_the_game_goes_on(shared):
+    import asyncio
+
+    import aiohttp
+
+    garbage = ["not json", "{}", "[]", "[[[[" * 5000, '["stdin", 5]', '["stdin", "\\ud800"]',
+               '["resize", {"width": 1000000000000, "height": "x"}]', '["resize"]', '["ping", {}]',
+               '["quit"]', json.dumps(["stdin", "\x1b[999999999999;999999999999R"]),
+               # Each of these ended Textual's own input thread: the tab heard no key after.
+               json.dumps(["stdin", "\x1b[99999999999999999999u"]),
+               json.dumps(["stdin", "\x1b[48;0;0;0;0t\x1b[<0;5;5M"])]
+
+    async def play() -> tuple[str, object]:
+        url = f"ws://127.0.0.1:{shared.port}/ws/{shared.token}?width=abc&height=1e99"
+        async with aiohttp.ClientSession() as session:
+            async with session.ws_connect(url) as socket:
+                shown = b""
+                while b"Notes" not in shown:
+                    shown += (await socket.receive_bytes(timeout=30))
+                for message in garbage:
+                    await socket.send_str(message)
+                await socket.send_bytes(b"\xff\x00")
+                await socket.send_str('["ping", "still there?"]')
+                while (message := await socket.receive(timeout=30)).type == aiohttp.WSMsgType.BINARY:
+                    pass
+                pong = message.data
+                await socket.send_str('["stdin", "q"]')  # quit: the tab's process ends, the socket closes
+                while (message := await socket.receive(timeout=30)).type == aiohttp.WSMsgType.BINARY:
+                    pass
+                return pong, message.type
+
+            async with session.ws_connect(url) as socket:
+                pass
+
+    pong, end = asyncio.run(play())
+    assert json.loads(pong) == ["pong", "still there?"]
+    assert end in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+    wait_for(lambda: shared.tabs() == [], "the tab's process to end")
+
+
+def test_tabs_beyond_the_limit_are_refused(tmp_path):
+    import asyncio
+
+    import aiohttp
+
+    data = tmp_path / "data"
+    data.mkdir(mode=0o700)
+    server = Served(data, "--tabs", "1")
+
+    async def two_tabs() -> int:
+        url = f"ws://127.0.0.1:{server.port}/ws/{server.token}"
+        async with aiohttp.ClientSession() as session:
+            async with session.ws_connect(url) as socket:
+                await socket.receive_bytes(timeout=30)  # the first tab's game is there
+                assert server.request("GET", f"/?token={server.token}")[0] == 503
+                with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                    await session.ws_connect(url)
+                return refused.value.status
+
+    try:
+        assert asyncio.run(two_tabs()) == 503
+        wait_for(lambda: server.tabs() == [], "the tab's process to end")
+        assert server.request("GET", f"/?token={server.token}")[0] == 200
+    finally:
+        assert "Traceback" not in server.stop()
+
+
+def test_a_message_too_large_ends_the_tab(shared):
+    import asyncio
+
+    import aiohttp
+
+    async def flood() -> object:
+        url = f"ws://127.0.0.1:{shared.port}/ws/{shared.token}"
+        async with aiohttp.ClientSession() as session:
+            async with session.ws_connect(url) as socket:
+                await socket.send_str(json.dumps(["stdin", "1" * 100_000]))
+                while (message := await socket.receive(timeout=30)).type == aiohttp.WSMsgType.BINARY:
+                    pass
+                return message.type
+
+    assert asyncio.run(flood()) in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+    wait_for(lambda: shared.tabs() == [], "the tab's process to end")
 
 
 def test_play_in_chromium_reload_resumes_and_a_win_shows(served, browser, tmp_path):

@@ -14,9 +14,9 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable, Mapping
 
-from kaldoku_tui.engine.board import Board
+from kaldoku_tui.engine.board import NO_NOTES, Board, Change, Edit, Notes
 from kaldoku_tui.engine.formats import puzzle_from_dict, puzzle_to_dict
 from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.engine.puzzle import PuzzleError
@@ -111,7 +111,7 @@ def read_envelope(path: Path, key: str) -> Any:
 def game_writer(game: dict) -> Writer:
     """The game in progress as a games row and its moves, which rebuild its board, undo
     history and all."""
-    board = Board.from_dict(game.get("board"))
+    board = board_from_dict(game.get("board"))
     puzzle = board.puzzle
     if any(board.digit(cell) and board.notes(cell) for cell in puzzle.cells):
         raise Unusable("a cell holds a digit and notes")
@@ -206,3 +206,88 @@ def bank_writer(bank: dict) -> Writer:
         if puzzle.solution is not None and kind.offered:
             rows.append((kind.key, as_json(puzzle_to_dict(puzzle))))
     return lambda data: data.bank.extend(rows)
+
+
+# 0.1.0's board: puzzle, digits, notes and the undo/redo history, each change a list of
+# [row, column, digit before, notes before, digit after, notes after].
+
+
+def board_to_dict(board: Board) -> dict[str, Any]:
+    """The board as 0.1.0 saved it in game.json."""
+    return {
+        "puzzle": puzzle_to_dict(board.puzzle),
+        "digits": [list(row) for row in board.grid],
+        "notes": [[r, c, sorted(board.notes((r, c)))] for r, c in board.puzzle.cells
+                  if board.notes((r, c))],
+        "auto_clean_notes": board.auto_clean_notes,
+        "undo": [change_to_list(change) for change in board._undo],
+        "redo": [change_to_list(change) for change in board._redo],
+    }
+
+
+def board_from_dict(data: Any) -> Board:
+    """The board `board_to_dict` (or 0.1.0) wrote; PuzzleError on data that does not fit."""
+    if not isinstance(data, Mapping):
+        raise PuzzleError("a saved board must be a JSON object")
+    board = Board(puzzle_from_dict(data.get("puzzle")))
+    try:
+        board.auto_clean_notes = bool(data.get("auto_clean_notes", True))
+        digits = data["digits"]
+        if len(digits) != board.size:
+            raise ValueError("wrong number of rows")
+        for r, row in enumerate(digits):
+            if len(row) != board.size:
+                raise ValueError("wrong number of digits in a row")
+            for c, digit in enumerate(row):
+                board._write([((r, c), (checked_digit(board, digit, allow_blank=True), NO_NOTES))])
+        for r, c, notes in data.get("notes", []):
+            cell = (whole(r), whole(c))
+            board._check(cell)
+            board._write([(cell, (board.digit(cell), checked_notes(board, notes)))])
+        board._undo = [change_from_list(board, item) for item in data.get("undo", [])]
+        board._redo = [change_from_list(board, item) for item in data.get("redo", [])]
+    except (KeyError, TypeError, ValueError) as error:
+        raise PuzzleError(f"saved board is damaged: {error}") from None
+    return board
+
+
+def change_to_list(change: Change) -> list[list[Any]]:
+    """Each edit as [row, column, digit before, notes before, digit after, notes after]."""
+    return [
+        [*edit.cell, edit.before[0], sorted(edit.before[1]), edit.after[0], sorted(edit.after[1])]
+        for edit in change
+    ]
+
+
+def change_from_list(board: Board, items: Iterable[Any]) -> Change:
+    """The change `change_to_list` wrote, checked against `board`; ValueError (or
+    TypeError) for anything else."""
+    change = []
+    for r, c, old, old_notes, new, new_notes in items:
+        cell = (whole(r), whole(c))
+        board._check(cell)
+        change.append(Edit(
+            cell,
+            (checked_digit(board, old, allow_blank=True), checked_notes(board, old_notes)),
+            (checked_digit(board, new, allow_blank=True), checked_notes(board, new_notes)),
+        ))
+    if not change:
+        raise ValueError("an empty change in the history")
+    return tuple(change)
+
+
+def whole(value: Any) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError(f"{value!r} is not a whole number")
+    return value
+
+
+def checked_digit(board: Board, value: Any, *, allow_blank: bool = False) -> int:
+    digit = whole(value)
+    if not (1 <= digit <= board.size or (allow_blank and digit == 0)):
+        raise ValueError(f"digit {digit} is not in 1..{board.size}")
+    return digit
+
+
+def checked_notes(board: Board, values: Iterable[Any]) -> Notes:
+    return frozenset(checked_digit(board, value) for value in values)

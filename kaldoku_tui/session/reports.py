@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Collection
+from typing import Collection, Sequence
 
 from kaldoku_tui.engine.daily import Streaks
 from kaldoku_tui.engine.kinds import GameKind
@@ -30,7 +30,7 @@ def records_table(records: list[tuple[GameKind, Record]]) -> str:
     return text_table(rows, right=range(1, len(RECORD_HEADINGS)))
 
 
-def text_table(rows: list[tuple[str, ...]], right: Collection[int]) -> str:
+def text_table(rows: Sequence[tuple[str, ...]], right: Collection[int]) -> str:
     """Rows of cells as lines of aligned columns two spaces apart; the columns numbered
     in `right` are aligned right (numbers, times)."""
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]

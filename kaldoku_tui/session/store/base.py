@@ -20,7 +20,7 @@ import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from kaldoku_tui.engine.daily import Streaks, streaks
 from kaldoku_tui.engine.formats import puzzle_from_dict
@@ -202,7 +202,7 @@ class LegacyData:
     the game in progress (puzzle, kind key, time, journal records), records per kind (key,
     played, won, unaided, best), settings and ready puzzles (kind key, puzzle JSON)."""
 
-    game: tuple[Puzzle, str, float, list[Mapping[str, Any]]] | None = None
+    game: tuple[Puzzle, str, float, Sequence[Mapping[str, Any]]] | None = None
     carried: list[tuple[str, int, int, int, float | None]] = field(default_factory=list)
     settings: dict[str, Any] = field(default_factory=dict)
     bank: list[tuple[str, str]] = field(default_factory=list)
@@ -329,6 +329,11 @@ class Store(ABC):
     def set_display_name(self, name: str) -> str | None:
         """Show this player as `name`; a notice when it cannot be saved."""
 
+    @abstractmethod
+    def name_holder(self, name: str) -> str | None:
+        """The player who chose display name `name` (compared without regard to case), if
+        anyone did: a server keeps names unique with it."""
+
     # Settings.
 
     @abstractmethod
@@ -385,9 +390,16 @@ class GameJournal(ABC):
         """This process is to take the game over with its next write."""
         self.snapshot: tuple[int, str] | None = None
         """A state of the game to keep with the next write: after how many moves, as JSON."""
+        self.count = 0
+        """The moves of the game so far, written or pending."""
+        self.snapshots: Callable[[], str] | None = None
+        """Makes the game's state as JSON, every SNAPSHOT_EVERY moves (None: never)."""
 
     def append(self, record: Mapping[str, Any], elapsed: float) -> str | None:
         self.pending.append(PendingMove(json.dumps(record, separators=(",", ":")), elapsed, now_iso()))
+        self.count += 1
+        if self.snapshots is not None and self.count % SNAPSHOT_EVERY == 0:
+            self.keep_snapshot(self.count, self.snapshots())
         return self.flush(elapsed)
 
     def touch(self, elapsed: float) -> str | None:
@@ -396,9 +408,9 @@ class GameJournal(ABC):
     def end(self, outcome: str, elapsed: float, help_used: Mapping[str, int]) -> str | None:
         return self.flush(elapsed, (outcome, {key: int(help_used.get(key, 0)) for key in HELP}))
 
-    def keep_snapshot(self, moves: int, state: Mapping[str, Any]) -> None:
-        """Keep `state`, the game after its first `moves` moves, with the next write."""
-        self.snapshot = (moves, json.dumps(state, separators=(",", ":")))
+    def keep_snapshot(self, moves: int, state: str) -> None:
+        """Keep `state` (JSON), the game after its first `moves` moves, with the next write."""
+        self.snapshot = (moves, state)
 
     def flush(self, elapsed: float, ending: tuple[str, Mapping[str, int]] | None = None) -> str | None:
         """Write what is pending (and the time, and the ending); a notice when saving stops

@@ -36,11 +36,13 @@ class SQLiteJournal(GameJournal):
     def insert(self, c: sqlite3.Connection) -> int:
         """Write the game's row (begun now, owned by this process); its id."""
         stamp = base.now_iso()
-        return c.execute(
+        game_id = c.execute(
             "INSERT INTO games (puzzle, kind, started, touched, owner, daily, player, sum) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (self.puzzle_text, self.kind_key, stamp, stamp, self.store.owner, self.daily_text,
              self.store.player, checksum(self.puzzle_text, self.kind_key))).lastrowid
+        assert game_id is not None
+        return game_id
 
     def write(self, moves: Sequence[PendingMove], elapsed: float,
               ending: tuple[str, Mapping[str, int]] | None) -> None:

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import socket
 import sqlite3
 import threading
+import time
 import uuid
 from datetime import date
 from pathlib import Path
@@ -38,6 +40,8 @@ from kaldoku_tui.session.store.schema import (
 
 __all__ = ["DB_FILE", "SCHEMA_VERSION", "SQLiteStore", "data_dir"]
 
+LOCK_WAIT = 0.005
+"""Seconds SQLite itself waits for a lock before transact's loop tries again."""
 BUSY_TIMEOUT = 5.0
 """Seconds a write waits for other kaldokus' writes before it is kept for later."""
 PAUSED_TIMEOUT = 0.1
@@ -54,6 +58,11 @@ NUMBER = "typeof({0}) IN ('integer', 'real') AND {0} BETWEEN 0 AND 1e9"
 """SQL: the column holds a time (a damaged or crafted row holds text or worse)."""
 WHOLE = "CASE WHEN typeof({0}) = 'integer' AND {0} BETWEEN 0 AND 1e9 THEN {0} ELSE 0 END"
 """SQL: the column as a count, 0 when it holds anything else."""
+
+
+def busy(error: sqlite3.Error) -> bool:
+    """Whether `error` says another connection holds the lock."""
+    return getattr(error, "sqlite_errorname", "").startswith(("SQLITE_BUSY", "SQLITE_LOCKED"))
 
 
 def damaged(error: BaseException) -> bool:
@@ -81,8 +90,6 @@ class SQLiteStore(Store):
         self.notices: list[str] = []
         self.saving = True
         self.memory = False
-        self.wait = BUSY_TIMEOUT
-        """How long the connection waits for a busy file now, in seconds."""
         self.conn: sqlite3.Connection | None = self.connect()
         """None while the file cannot be opened (each write tries again)."""
 
@@ -164,6 +171,7 @@ class SQLiteStore(Store):
         except BaseException:
             conn.close()
             raise
+        conn.execute(f"PRAGMA busy_timeout = {int(LOCK_WAIT * 1000)}")
         return conn
 
     def close(self) -> None:
@@ -180,19 +188,24 @@ class SQLiteStore(Store):
         with self.lock:
             if self.conn is None:
                 try:
-                    self.wait = BUSY_TIMEOUT
                     self.conn = self.ready()
                 except (sqlite3.Error, OSError, UnusableDatabase, UnicodeDecodeError) as error:
                     raise Unavailable(why(error)) from error
-            try:
-                wait = BUSY_TIMEOUT if self.saving else PAUSED_TIMEOUT
-                if wait != self.wait:
-                    self.conn.execute(f"PRAGMA busy_timeout = {int(wait * 1000)}")
-                    self.wait = wait
-                with transaction(self.conn):
-                    return work(self.conn)
-            except (sqlite3.Error, OSError, OverflowError) as error:
-                raise Unavailable(why(error)) from error
+            wait = BUSY_TIMEOUT if self.saving else PAUSED_TIMEOUT
+            deadline = time.monotonic() + wait
+            while True:
+                try:
+                    with transaction(self.conn):
+                        return work(self.conn)
+                except sqlite3.OperationalError as error:
+                    # SQLite's own wait sleeps up to 100 ms between tries, so a writer can
+                    # starve behind busier ones; trying again every few ms takes turns.
+                    if busy(error) and time.monotonic() < deadline:
+                        time.sleep(random.uniform(0.001, 0.004))
+                        continue
+                    raise Unavailable(why(error)) from error
+                except (sqlite3.Error, OSError, OverflowError) as error:
+                    raise Unavailable(why(error)) from error
 
     def change(self, work: Callable[[sqlite3.Connection], T]) -> tuple[T | None, str | None]:
         """`work` written; its result (None when it failed) and a notice when saving stops
@@ -256,6 +269,7 @@ class SQLiteStore(Store):
         if saved is None or saved.outcome is not None:
             raise StoreError(f"no game {game_id} in progress")
         journal = SQLiteJournal(self, game_id, "", saved.kind.key, claim=claimed is None)
+        journal.count = saved.start + len(saved.moves)
         return Resumed(saved, journal, notice)
 
     def game(self, game_id: int, from_snapshot: bool = False) -> SavedGame | None:
@@ -285,7 +299,7 @@ class SQLiteStore(Store):
             if total != checksum(seq, state) or not isinstance(seq, int):
                 raise ValueError("the game's snapshot is damaged")
             start, snapshot = seq, json.loads(state)
-        moves = []
+        moves: list[Any] = []
         for seq, text, move_elapsed, total in self.rows(
                 "SELECT seq, move, elapsed, sum FROM moves WHERE game = ? AND seq > ? ORDER BY seq",
                 game_id, start):
@@ -420,6 +434,10 @@ class SQLiteStore(Store):
     def set_display_name(self, name: str) -> str | None:
         return self.change(lambda c: c.execute("INSERT OR REPLACE INTO players VALUES (?, ?)",
                                                (self.player, name[:40])))[1]
+
+    def name_holder(self, name: str) -> str | None:
+        found = self.rows("SELECT id FROM players WHERE lower(name) = lower(?) LIMIT 1", name)
+        return found[0][0] if found else None
 
     # Settings.
 
