@@ -189,6 +189,18 @@ def test_leaving_counts_as_played_only_after_a_move(example):
     assert played.journal.ended[0] == "left" and played.over
 
 
+def test_fill_notes_what_each_empty_cell_allows_and_undo_takes_it_back(example):
+    game = Session(example, journal=Journal())
+    game.apply(place((0, 0), 1))
+    assert game.apply(Move("fill")).board
+    empty = [cell for cell in example.cells if not game.board.digit(cell)]
+    assert all(game.board.notes(cell) for cell in empty) and len(empty) == 15
+    assert 1 not in game.board.notes((0, 1)) | game.board.notes((1, 0)), "not the 1 of its row or column"
+    assert game.journal.records[-1]["move"] == "fill"
+    game.apply(Move("undo"))
+    assert not any(game.board.notes(cell) for cell in empty)
+
+
 def test_resuming_replays_the_moves_to_the_same_board_history_and_help(example, clock):
     game = Session(example, journal=Journal(), now=clock)
     for move in (place((0, 0), 1), note((1, 1), 3), note((1, 1), 2), Move("check"), Move("fill"),
