@@ -427,3 +427,28 @@ def test_a_clients_window_and_environment_are_made_safe():
     assert name_problem("Ann") is None and name_problem("Zoë 99") is None
     assert name_problem("   ") and name_problem("x" * 21) and name_problem("a\x1b[31mb")
     assert name_problem("evil\u202eeman")
+
+
+def test_two_servers_share_one_postgresql_store(tmp_path, keys, terminals, pg_url):
+    """A player who drops from one server and reaches another resumes the same game."""
+    one = Server(tmp_path / "one", None, "--no-lobby", "--store", pg_url)
+    two = Server(tmp_path / "two", None, "--no-lobby", "--store", pg_url)
+    one.start()
+    two.start()
+    try:
+        first = terminals(ssh(one, keys["a"], "127.0.0.16"))
+        first.wait_for_text("kaldoku — 4×4")
+        first.press("1", "l", "2", "l", "3")
+        echoed = wait_for(lambda: ROW_1_2_3.search(screen := first.screen()) and screen)
+        assert echoed, first.screen()
+        os.kill(first.pane_pid(), signal.SIGKILL)  # the connection drops
+        assert log_line(one, "127.0.0.16", "client left")
+        second = terminals(ssh(two, keys["a"], "127.0.0.16"))
+        resumed = wait_for(lambda: ROW_1_2_3.search(screen := second.screen()) and screen)
+        assert resumed, second.screen()
+        assert echoed.splitlines()[2] == resumed.splitlines()[2], "the same puzzle"
+        assert pg_url not in " ".join(Path(f"/proc/{pid}/cmdline").read_text() for pid in two.game_pids())
+        second.press("q")
+    finally:
+        one.stop()
+        two.stop()
