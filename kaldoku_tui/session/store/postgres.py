@@ -572,8 +572,8 @@ class PostgresStore(Store):
             (self.player, name, name)))[1]
 
     def name_holder(self, name: str) -> str | None:
-        rows = self.read("SELECT player FROM players WHERE lower(name) = lower(%s) LIMIT 1", name)
-        return rows[0][0] if rows else None
+        found = self.read("SELECT player FROM players WHERE lower(name) = lower(%s) LIMIT 1", name)
+        return found[0][0] if found else None
 
     # Settings.
 
