@@ -211,7 +211,7 @@ def main(argv: list[str]) -> int:
     """A server session's process: `--player ID [--data-dir DIR] -- NEW-GAME-ARGS` (the
     store's URL, if any, in KALDOKU_STORE). The lobby, then the game chosen in a process
     of its own on this terminal (under the same limits), then the lobby again."""
-    from kaldoku_tui.session.store import open_store, store_location
+    from kaldoku_tui.session.store import StoreError, open_store, store_location
 
     split = argv.index("--")
     player_args, new_game = argv[:split], argv[split + 1:] or ["--size", "6"]
@@ -219,9 +219,14 @@ def main(argv: list[str]) -> int:
     directory = player_args[player_args.index("--data-dir") + 1] if "--data-dir" in player_args else None
     location = store_location(None, directory)
     while True:
-        with open_store(location, player) as store:
-            named = not player.startswith("guest:")  # a guest's games and name end with the connection
-            choice = LobbyApp(lobby_view(store, new_kind(new_game)), new_game, renamer(store) if named else None).run()
+        try:
+            with open_store(location, player) as store:
+                named = not player.startswith("guest:")  # a guest's games and name end with the connection
+                view = lobby_view(store, new_kind(new_game))
+                choice = LobbyApp(view, new_game, renamer(store) if named else None).run()
+        except StoreError as error:
+            print(f"kaldoku: {shown(str(error), 200)}; try again later", file=sys.stderr)
+            return 1
         if choice is None:
             return 0
         subprocess.run([sys.executable, "-m", "kaldoku_tui", *choice, *player_args], check=False)
