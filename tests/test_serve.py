@@ -214,27 +214,48 @@ def test_two_keys_never_see_each_others_games(server, keys, terminals):
 ROW_1_2_3 = re.compile(r"1 ┃   1   [│┃]   2   [│┃]   3   ")
 
 
+def name_later(terminal: Terminal) -> None:
+    """Put off choosing a display name: Esc on the lobby's question, until it has gone
+    (a key typed while the question is still opening goes elsewhere)."""
+    terminal.wait_for_text("Your name on the leaderboards")
+    gone = wait_for(lambda: terminal.press("Escape") or "Your name on the" not in terminal.screen(),
+                    interval=1.0)
+    assert gone, terminal.screen()
+
+
 def test_kill_9_of_the_server_then_every_echoed_move_resumes(tmp_path, keys, terminals):
-    server = Server(tmp_path / "data", None, "--no-lobby")
+    """Through the lobby: a new game, moves, kill -9 of the server, the game resumed."""
+    server = Server(tmp_path / "data")
     server.start()
     try:
         terminal = terminals(ssh(server, keys["a"], "127.0.0.7"))
-        terminal.wait_for_text("4×4")
+        name_later(terminal)
+        terminal.press("Enter")  # a new 4×4
+        terminal.wait_for_text("kaldoku — 4×4")
         terminal.press("1", "l", "2", "l", "3")
         echoed = wait_for(lambda: ROW_1_2_3.search(screen := terminal.screen()) and screen)
         assert echoed, terminal.screen()
-        game = wait_for(server.game_pids)[0]
+        lobby = wait_for(server.game_pids)[0]
+        game = int(subprocess.run(["pgrep", "-P", str(lobby)], capture_output=True, text=True,
+                                  check=True).stdout.split()[0])
         os.kill(server.process.pid, signal.SIGKILL)
         server.process.wait()
-        assert wait_for(lambda: not Path(f"/proc/{game}").exists() or
-                        Path(f"/proc/{game}/stat").read_text().split()[2] == "Z"), "the game ended too"
+        for pid in (lobby, game):
+            assert wait_for(lambda pid=pid: not Path(f"/proc/{pid}").exists() or
+                            Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z"), "the session ended too"
         assert wait_for(terminal.dead)
         server.start()
         again = terminals(ssh(server, keys["a"], "127.0.0.7"))
+        name_later(again)
+        again.wait_for_text("Resume 4×4")
+        again.press("Enter")
         resumed = wait_for(lambda: ROW_1_2_3.search(screen := again.screen()) and screen)
         assert resumed, again.screen()
         assert echoed.splitlines()[2] == resumed.splitlines()[2], "the same puzzle"
         again.press("q")
+        again.wait_for_text("Resume 4×4")  # back in the lobby
+        again.press("q")
+        assert log_line(server, "127.0.0.7", "quit")
     finally:
         server.stop()
 

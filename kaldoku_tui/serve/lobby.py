@@ -143,10 +143,11 @@ class LobbyApp(App[list[str] | None]):
     BINDINGS = [Binding("q", "leave", "leave"), Binding("n", "rename", "your name")]
 
     def __init__(self, view: LobbyView, new_game: list[str],
-                 rename: Callable[[str], str | None] | None) -> None:
-        """`rename` keeps a display name or says why not; None: the player has none (a guest)."""
+                 rename: Callable[[str], str | None] | None, ask_name: bool = True) -> None:
+        """`rename` keeps a display name or says why not (None: the player has none, a
+        guest); `ask_name`: ask for one at once if there is none yet."""
         super().__init__()
-        self.view, self.new_game, self.rename = view, new_game, rename
+        self.view, self.new_game, self.rename, self.ask_name = view, new_game, rename, ask_name
 
     def compose(self) -> ComposeResult:
         view = self.view
@@ -169,7 +170,7 @@ class LobbyApp(App[list[str] | None]):
         return "\n".join(lines)
 
     def on_mount(self) -> None:
-        if self.view.name is None and self.rename is not None:
+        if self.view.name is None and self.ask_name:
             self.action_rename()
 
     def action_rename(self) -> None:
@@ -218,12 +219,14 @@ def main(argv: list[str]) -> int:
     player = player_args[player_args.index("--player") + 1]
     directory = player_args[player_args.index("--data-dir") + 1] if "--data-dir" in player_args else None
     location = store_location(None, directory)
+    first = True
     while True:
         try:
             with open_store(location, player) as store:
                 named = not player.startswith("guest:")  # a guest's games and name end with the connection
                 view = lobby_view(store, new_kind(new_game))
-                choice = LobbyApp(view, new_game, renamer(store) if named else None).run()
+                choice = LobbyApp(view, new_game, renamer(store) if named else None, first).run()
+            first = False  # asked once a session: n asks again
         except StoreError as error:
             print(f"kaldoku: {shown(str(error), 200)}; try again later", file=sys.stderr)
             return 1
