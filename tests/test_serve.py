@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import shlex
 import shutil
 import signal
 import socket
@@ -354,7 +355,8 @@ def test_idle_sessions_end_a_key_has_its_cap_and_guests_can_be_refused(tmp_path,
         guest = subprocess.run(ssh(server, None, "127.0.0.13", tty=False), capture_output=True, text=True,
                                timeout=20, stdin=subprocess.DEVNULL, check=False)
         assert guest.returncode == 255 and "Permission denied (publickey)" in guest.stderr
-        first = terminals(ssh(server, keys["a"], "127.0.0.13"))
+        # The sleep keeps the pane, and the goodbye on it, after the connection closes.
+        first = terminals(["sh", "-c", shlex.join(ssh(server, keys["a"], "127.0.0.13")) + "; sleep 30"])
         first.wait_for_text("4×4")
         second = subprocess.run(ssh(server, keys["a"], "127.0.0.13", tty=False), capture_output=True,
                                 text=True, timeout=20, stdin=subprocess.DEVNULL, check=False)
