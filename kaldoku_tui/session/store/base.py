@@ -186,6 +186,10 @@ class Resumed:
     journal: GameJournal
     notice: str | None
 
+    def __post_init__(self) -> None:
+        # The journal goes on counting from the moves read, for its snapshots.
+        self.journal.count = self.game.start + len(self.game.moves)
+
 
 @dataclass
 class PendingMove:
@@ -260,7 +264,8 @@ class Store(ABC):
 
     @abstractmethod
     def open_games(self) -> list[OpenGame]:
-        """This player's games in progress, the last played first."""
+        """This player's games in progress, the last played first; none, with a line in
+        `notices` saying why, when they cannot be read."""
 
     @abstractmethod
     def resume(self, game_id: int) -> Resumed:
