@@ -553,9 +553,9 @@ def test_every_command_that_reads_the_store_takes_the_player(tmp_path, capsys, m
     """--player NAME and KALDOKU_PLAYER: each player sees their own games and records only."""
     monkeypatch.delenv("KALDOKU_PLAYER", raising=False)
     ann = open_store(tmp_path, "name:ann")
-    session = play(ann, example4, [place((r, c), EXAMPLE_SOLUTION[r][c]) for r in range(4) for c in range(4)])
+    session = play(ann, example4, [Place((r, c), EXAMPLE_SOLUTION[r][c]) for r in range(4) for c in range(4)])
     assert session.outcome == "won"
-    play(ann, example4, [place((0, 0), 1)])
+    play(ann, example4, [Place((0, 0), 1)])
     ann.close()
     home = ["--data-dir", str(tmp_path)]
     assert main(["history", *home]) == 0

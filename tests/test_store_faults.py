@@ -272,7 +272,9 @@ def test_damage_at_a_random_offset_never_resumes_a_game_other_than_the_one_saved
     if again is not None and "Resumed your game." in said:
         assert again.board.view() == saved.board.view(), (offset, size)
     else:
+        # Never a new game with no word: the file or the game was set aside, and it says so.
         assert "Resumed your game." not in said
+        assert any("kept as kaldoku.db.unusable" in line or "kept aside" in line for line in said), said
     assert all("\n" not in line for line in said)
     shutil.rmtree(home)
 

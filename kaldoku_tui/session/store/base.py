@@ -264,7 +264,8 @@ class Store(ABC):
 
     @abstractmethod
     def open_games(self) -> list[OpenGame]:
-        """This player's games in progress, the last played first."""
+        """This player's games in progress, the last played first; none, with a line in
+        `notices` saying why, when they cannot be read."""
 
     @abstractmethod
     def resume(self, game_id: int) -> Resumed:

@@ -77,7 +77,8 @@ def damaged(error: BaseException) -> bool:
         return True
     return isinstance(error, sqlite3.DatabaseError) and (
         getattr(error, "sqlite_errorname", "") in DAMAGED
-        or str(error) in ("file is not a database", "database disk image is malformed"))
+        or str(error) in ("file is not a database", "database disk image is malformed",
+                          "unsupported file format"))
 
 
 class SQLiteStore(Store):
@@ -286,7 +287,15 @@ class SQLiteStore(Store):
                 "game = id ORDER BY seq DESC LIMIT 1), '')) AS last FROM games "
                 "WHERE player = ? AND outcome IS NULL ORDER BY last DESC, id DESC", self.player)
         except StoreError as error:
-            self.notices.append(f"The games in progress cannot be read ({error}).")
+            if not damaged(error.__cause__ or error) or self.path is None or self.memory:
+                self.notices.append(f"The games in progress cannot be read ({error}).")
+                return []
+            # The file is damaged: set aside whole, as at start, and a new one made.
+            with self.lock:
+                if self.conn is not None:
+                    self.conn.close()
+                self.notices.append(set_aside(self.path, why(error.__cause__ or error)))
+                self.conn = self.connect()
             return []
         return [OpenGame(game_id, str(key), day(daily), str(last))
                 for game_id, key, daily, last in found]
