@@ -337,6 +337,23 @@ def cmd_grade(args: argparse.Namespace) -> int:
     return status
 
 
+def on_a_terminal() -> bool:
+    """Whether the game has a terminal to be played on: standard input (the keys), standard
+    error (where Textual draws) and standard output are all one. A browser tab's game needs
+    none: textual-serve names Textual's web driver in TEXTUAL_DRIVER."""
+    streams = (sys.__stdin__, sys.__stdout__, sys.__stderr__)
+    return all(stream is not None and stream.isatty() for stream in streams) \
+        or bool(os.environ.get("TEXTUAL_DRIVER"))
+
+
+def _need_a_terminal() -> None:
+    """Refuse the full-screen game without a terminal (`kaldoku > file`, a script, a cron
+    job): it would write escape codes where no one sees them and run until killed."""
+    if not on_a_terminal():
+        raise UsageError("the game needs a terminal, and standard input, output or error is not one "
+                         "(for a puzzle as text: kaldoku generate)")
+
+
 def cmd_daily(args: argparse.Namespace) -> int:
     from kaldoku_tui.engine.daily import daily_kind, daily_puzzle, utc_day
 
@@ -346,6 +363,7 @@ def cmd_daily(args: argparse.Namespace) -> int:
 
         print(to_json_line(daily_puzzle(day)))
         return EXIT_OK
+    _need_a_terminal()
     if sys.stderr.isatty():
         print(f"Making the daily puzzle of {day}, {daily_kind(day).describe()}…", file=sys.stderr, flush=True)
     # Resumed if begun already, else begun and known as the day's.
@@ -518,6 +536,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         frames = replay_frames(saved)
     except (MoveError, PuzzleError) as error:
         raise UsageError(f"game {args.id} cannot be replayed: {error}") from None
+    _need_a_terminal()
     apply_colors(args.colors)
     ReplayApp(saved, frames, ascii=use_ascii(args.ascii)).run()
     return EXIT_OK
@@ -658,6 +677,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if config.chosen and config.difficulty and sys.stderr.isatty():
             kind = GameKind(config.size or DEFAULT_KIND.size, config.ops or "all", config.difficulty)
             print(f"Generating a {kind.describe()} puzzle…", file=sys.stderr, flush=True)
+        _need_a_terminal()
         return play(config)
     except (UsageError, PuzzleError) as exc:
         # Arguments and files may hold escape sequences and huge values: shown, one line.

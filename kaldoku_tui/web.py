@@ -130,10 +130,16 @@ class Tab(AppService):
         await super().run()
         await self.remote_close()  # a game that could not start leaves no blank page behind
 
+    async def quit_and_wait(self) -> None:
+        """Ask the game to quit, and wait until its process has ended."""
+        await super().stop()
+        if self._process is not None:
+            await self._process.wait()
+
     async def stop(self) -> None:
         """Ask the game to quit (it saves as it goes); end its process if it is still
         there QUIT_GRACE seconds later, so that no tab outlives its page."""
-        stopping = asyncio.ensure_future(super().stop())
+        stopping = asyncio.ensure_future(self.quit_and_wait())
         try:
             await asyncio.wait_for(asyncio.shield(stopping), QUIT_GRACE)
         except asyncio.TimeoutError:

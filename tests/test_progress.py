@@ -181,7 +181,7 @@ def test_stats_prints_and_gives_the_streaks(tmp_path, monkeypatch, capsys):
     assert "Daily puzzle streak: 2 days now, longest 2 days." in capsys.readouterr().out
 
 
-def test_kaldoku_daily_keeps_the_game_as_daily_and_resumes_it(monkeypatch, tmp_path):
+def test_kaldoku_daily_keeps_the_game_as_daily_and_resumes_it(monkeypatch, tmp_path, on_a_terminal):
     import kaldoku_tui.app as app_module
 
     monkeypatch.setenv("KALDOKU_HOME", str(tmp_path))
@@ -456,7 +456,16 @@ async def test_the_statistics_screen_in_ascii(tmp_path, example4, row_sums):
         assert any(top in line and "#" in line for line in lines), lines
 
 
-async def test_kaldoku_replay_id_opens_the_replay_and_q_ends_it(tmp_path, monkeypatch, example4):
+def test_kaldoku_replay_refuses_without_a_terminal(tmp_path, capsys, monkeypatch, example4):
+    monkeypatch.setattr("kaldoku_tui.cli.on_a_terminal", lambda: False)
+    store = open_store(tmp_path)
+    play(store, example4, solving(example4))
+    store.close()
+    assert main(["replay", "1", "--data-dir", str(tmp_path)]) == 2
+    assert capsys.readouterr().err.startswith("kaldoku: error: the game needs a terminal")
+
+
+async def test_kaldoku_replay_id_opens_the_replay_and_q_ends_it(tmp_path, monkeypatch, example4, on_a_terminal):
     from kaldoku_tui.screens.replay import ReplayApp
 
     store = open_store(tmp_path)
