@@ -29,7 +29,7 @@ from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError
 from kaldoku_tui.session.store import base
 from kaldoku_tui.session.store.base import (
     COUNTED, LOCAL, RECENT, GameDamaged, LegacyData, OpenGame, PastGame, Record, Resumed,
-    SavedGame, Standing, Store, StoreError, Unavailable, UnsafeDirectory, day, finite, 
+    SavedGame, Standing, Store, StoreError, Unavailable, UnsafeDirectory, day, finite,
     why,
 )
 from kaldoku_tui.session.store.files import DB_FILE, check_directory, check_file, data_dir, set_aside
