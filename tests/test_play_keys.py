@@ -3,6 +3,8 @@ Textual's Pilot."""
 
 from __future__ import annotations
 
+import re
+
 from conftest import EXAMPLE_ID, game_app, saved_session
 from test_e2e_terminal import KALDOKU, terminal, wait_until_quit  # noqa: F401 (a fixture)
 from kaldoku_tui.layout import note_places
@@ -113,3 +115,40 @@ async def test_keys_that_do_nothing_say_why(example, tmp_path):
         assert game.session.board.notes((0, 0)) == frozenset()
         await pilot.press("p", "3")
         assert game.session.board.digit((0, 0)) == 3
+
+
+SGR = re.compile(r"\x1b\[([0-9;]*)m")
+
+
+def colour_codes(screen: str) -> set[str]:
+    """The colour parameters of the SGR sequences in `screen` (38;..., 48;..., 30-37,
+    40-47, 90-97, 100-107; 39 and 49, the terminal's own colours, are no colour)."""
+    found = set()
+    for params in SGR.findall(screen):
+        codes = params.split(";")
+        i = 0
+        while i < len(codes):
+            code = codes[i]
+            if code in ("38", "48"):
+                found.add(";".join(codes[i:i + (3 if codes[i + 1:i + 2] == ["5"] else 5)]))
+                i += 3 if codes[i + 1:i + 2] == ["5"] else 5
+                continue
+            if code.isdigit() and (30 <= int(code) <= 37 or 40 <= int(code) <= 47
+                                   or 90 <= int(code) <= 107):
+                found.add(code)
+            i += 1
+    return found
+
+
+def test_no_color_sends_no_colour_on_a_real_terminal(terminal, tmp_path):
+    env = {"TERM": "xterm-256color", "KALDOKU_HOME": str(tmp_path), "LANG": "C.UTF-8",
+           "NO_COLOR": "1"}
+    terminal.start([str(KALDOKU), EXAMPLE_ID], env)
+    terminal.wait_for(lambda s: "┏" in s and "┛" in s)
+    terminal.keys("3", "Right", "3", "c")  # a digit, a duplicate, a check's marks
+    terminal.wait_for(lambda s: "from the solution" in s)
+    screen = terminal.tmux("capture-pane", "-e", "-p", "-t", "0").stdout
+    assert SGR.search(screen), "the styles (bold, reverse...) still go out"
+    assert colour_codes(screen) == set()
+    assert "7" in {code for params in SGR.findall(screen) for code in params.split(";")}, \
+        "the cursor in reverse"
