@@ -152,3 +152,14 @@ def test_no_color_sends_no_colour_on_a_real_terminal(terminal, tmp_path):
     assert colour_codes(screen) == set()
     assert "7" in {code for params in SGR.findall(screen) for code in params.split(";")}, \
         "the cursor in reverse"
+
+
+def test_a_mistake_is_red_in_16_colours_on_a_real_terminal(terminal, tmp_path):
+    env = {"TERM": "xterm", "KALDOKU_HOME": str(tmp_path), "LANG": "C.UTF-8"}
+    terminal.start([str(KALDOKU), EXAMPLE_ID], env)
+    terminal.wait_for(lambda s: "┏" in s and "┛" in s)
+    terminal.keys("3", "Right", "3")  # a repeated 3
+    terminal.wait_for(lambda s: s.count("3!") == 2)
+    screen = terminal.tmux("capture-pane", "-e", "-p", "-t", "0").stdout
+    red = re.compile(r"\x1b\[(?:[0-9;]*;)?(?:31|91)(?:;[0-9;]*)?m(?:\x1b\[[0-9;]*m)*3!")
+    assert len(red.findall(screen)) == 2, screen
