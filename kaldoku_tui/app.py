@@ -81,7 +81,9 @@ class KaldokuApp(App, inherit_bindings=False):
         self.theme = settings.theme if settings.theme in self.available_themes else theme
         self.services = services
         self.set_class(services.ascii, "-ascii")
-        self.set_class(self.console.color_system == "standard", "-sixteen")
+        # On a terminal of 16 colours (headless tests and the browser draw in full colour).
+        self.set_class(terminal_input and self.console.color_system == "standard"
+                       and not self.no_color, "-sixteen")
         self.bank_kinds: list[GameKind] = list(STARTING_KINDS)
         """The kinds of game the bank keeps ready: every size, and each kind played."""
         self.last_key = 0.0
