@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import re
 
-from conftest import EXAMPLE_ID, game_app, saved_session
+import pytest
+
+from conftest import EXAMPLE_ID, KEEN_IDS, game_app, saved_session
+from kaldoku_tui.app import ensure_solution
+from kaldoku_tui.engine.formats import read_keen
+from kaldoku_tui.layout import CELL_SIZES
 from test_e2e_terminal import KALDOKU, terminal, wait_until_quit  # noqa: F401 (a fixture)
 from kaldoku_tui.layout import note_places
 from kaldoku_tui.screens.help import HelpScreen
@@ -163,3 +168,42 @@ def test_a_mistake_is_red_in_16_colours_on_a_real_terminal(terminal, tmp_path):
     screen = terminal.tmux("capture-pane", "-e", "-p", "-t", "0").stdout
     red = re.compile(r"\x1b\[(?:[0-9;]*;)?(?:31|91)(?:;[0-9;]*)?m(?:\x1b\[[0-9;]*m)*3!")
     assert len(red.findall(screen)) == 2, screen
+
+
+def test_a_note_never_sits_alone_where_a_digit_goes():
+    for size in range(3, 10):
+        for width, height in CELL_SIZES:
+            places = note_places(size, width, height)
+            # Lower cells may need every column of the digit's line (9 notes in 9×2):
+            # there dimness and italics tell a note.
+            if places is not None and height >= 3:
+                assert ((height - 1) // 2, (width - 1) // 2) not in places.values(), (size, width)
+
+
+@pytest.mark.parametrize("terminal_size", [(80, 24), (200, 60)])
+async def test_a_lone_note_looks_unlike_a_digit(terminal_size):
+    puzzle = ensure_solution(read_keen(next(k for k in KEEN_IDS if k.startswith("9:"))))
+    app = game_app(puzzle)
+    async with app.run_test(size=terminal_size) as pilot:
+        await pilot.press("5", "right", "alt+5", "right")
+        await pilot.pause()
+        grid = app.game.grid
+        inside = grid.board_layout.cell_region((0, 0))
+        origin = grid.content_region.offset
+        lines = screen_cells(app)
+
+        def five(cell):
+            region = grid.board_layout.cell_region(cell)
+            for y in range(region.height):
+                row = lines[origin.y + region.y + y][origin.x + region.x:
+                                                     origin.x + region.right]
+                for x, look in enumerate(row):
+                    if look.char == "5":
+                        return (y, x), look
+            raise AssertionError(f"no 5 in {cell}")
+
+        (digit_at, digit), (note_at, note) = five((0, 0)), five((0, 1))
+        assert digit_at != note_at, "the note is not in the digit's place"
+        assert note.italic and not digit.italic
+        assert note.colour != digit.colour and not note.bold
+        assert inside.width == grid.board_layout.cell_width
