@@ -207,3 +207,18 @@ async def test_a_lone_note_looks_unlike_a_digit(terminal_size):
         assert note.italic and not digit.italic
         assert note.colour != digit.colour and not note.bold
         assert inside.width == grid.board_layout.cell_width
+
+
+async def test_the_inspectors_combinations_become_the_cages_notes_in_one_move(example, tmp_path):
+    app = game_app(example, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        board = app.game.session.board
+        await pilot.press("right", "down", "4", "up", "left")  # r2c2's 4: not in column 2
+        await pilot.press("i", "a")
+        assert app.screen is app.game
+        assert board.notes((0, 0)) == {1, 2, 4} and board.notes((0, 1)) == {1, 2}, "2÷"
+        await pilot.press("u")
+        assert board.notes((0, 0)) == frozenset() and board.notes((0, 1)) == frozenset()
+        assert board.digit((1, 1)) == 4
+        await pilot.press("r")
+    assert saved_session(tmp_path).board.notes((0, 1)) == {1, 2}

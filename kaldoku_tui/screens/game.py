@@ -25,7 +25,7 @@ from kaldoku_tui.screens.settings import SettingsScreen
 from kaldoku_tui.screens.win import won
 from kaldoku_tui.services import Services
 from kaldoku_tui.session.game import Session, Update, clock_text
-from kaldoku_tui.session.moves import AskHint, Check, Move, Pause, Restart, Reveal
+from kaldoku_tui.session.moves import AskHint, CageNotes, Check, Move, Pause, Restart, Reveal
 from kaldoku_tui.session.settings import Settings
 from kaldoku_tui.terminal import in_ascii
 from kaldoku_tui.widgets.grid import KenKenGrid
@@ -354,8 +354,15 @@ class GameScreen(Screen):
 
     def action_inspect(self) -> None:
         facts = cage_facts(self.session.board, self.grid.cursor)
+
+        def closed(apply: bool | None) -> None:
+            self.session.cover("dialog", False)  # before this screen hears it is back
+            if apply and facts.combo_notes:
+                self.play(CageNotes(states=tuple(
+                    (cell, (0, notes)) for cell, notes in facts.combo_notes.items())))
+
         self.app.push_screen(InspectorScreen(facts, ascii=self.services.ascii,
-                                             cage=self.grid.cage_region(facts.cage)))
+                                             cage=self.grid.cage_region(facts.cage)), closed)
 
     def action_records(self) -> None:
         # Imported when first opened: its chart library costs 46 ms of every start.
