@@ -304,7 +304,7 @@ def test_a_0_1_0_game_of_a_kind_no_longer_offered_keeps_its_kind(tmp_path):
     store = Store(home)
     import_legacy(store)
     kind = GameKind(4, "all", "extreme")
-    assert kind.retired and next(store.open_games()).kind == kind
+    assert kind.offered and next(store.open_games()).kind == kind
 
 
 @pytest.mark.parametrize("name, content, words", [

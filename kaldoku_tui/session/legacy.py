@@ -150,7 +150,7 @@ def game_writer(game: dict) -> Writer:
         records = records if records[0]["states"] else []
     records += [{"move": "check"}] * help_used["checks"] + [{"move": "hint"}] * help_used["hints"]
     stamp, seconds = now_iso(), round(float(elapsed), 1)
-    key = kind.key if kind.offered or kind.retired else GameKind(puzzle.size).key
+    key = kind.key if kind.offered else GameKind(puzzle.size).key
 
     def write(c: sqlite3.Connection) -> None:
         game_id = c.execute(
