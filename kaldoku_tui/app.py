@@ -29,7 +29,8 @@ from kaldoku_tui.screens.game import GameScreen
 from kaldoku_tui.screens.help import grid_bindings
 from kaldoku_tui.session.game import MoveError, Session
 from kaldoku_tui.session.settings import Settings
-from kaldoku_tui.session.store import Store
+from kaldoku_tui.session.snapshot import attach, resume_saved
+from kaldoku_tui.session.store import GameDamaged, Store, StoreError
 from kaldoku_tui.terminal_input import INPUT_DRIVER
 from kaldoku_tui.widgets.grid import GRID_CSS
 
@@ -62,7 +63,7 @@ class KaldokuApp(App):
         notice: str | None = None,
         now: Callable[[], float] = time.monotonic,
     ) -> None:
-        super().__init__(driver_class=INPUT_DRIVER)
+        super().__init__(driver_class=input_driver())
         self.theme = settings.theme if settings.theme in self.available_themes else theme
         self.ascii = ascii
         self.set_class(ascii, "-ascii")
@@ -86,7 +87,7 @@ class KaldokuApp(App):
         journal, notice = self.store.new_game(puzzle, kind, daily_of(puzzle))
         session = Session(puzzle, kind, journal=journal, now=self.now,
                           auto_clean_notes=self.settings.auto_clean_notes)
-        return session, notice
+        return attach(session), notice
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key):
@@ -144,6 +145,20 @@ class KaldokuApp(App):
                            stop=lambda: worker.is_cancelled or self.typing())
             self.bank_wanted = self.bank_wanted or self.typing()
 
+    @work(thread=True, group="pdf", exit_on_error=False)
+    def deliver_pdf(self, puzzle: Puzzle) -> None:
+        """Offer `puzzle` as a printable PDF, its answer on the next page, for the browser
+        to download (`kaldoku web`; at a terminal, `kaldoku print --pdf` writes one)."""
+        from io import BytesIO
+
+        from kaldoku_tui.printing import sheet, write_booklet
+
+        pdf = BytesIO()
+        write_booklet([sheet(puzzle, "kaldoku")], pdf)
+        pdf.seek(0)
+        self.call_from_thread(self.deliver_binary, pdf, save_filename=f"kaldoku-{share_code(puzzle)}.pdf",
+                              mime_type="application/pdf")
+
     def key_sections(self) -> list[tuple[str, list[Binding]]]:
         """Every key of the game, in sections, for the help screen."""
         anywhere = [
@@ -180,8 +195,19 @@ class KaldokuApp(App):
                                 game.action_records)
             yield SystemCommand("Share code", "The code that names this puzzle: kaldoku CODE plays it",
                                 lambda: game.show_status(f"Share code: {share_code(game.session.puzzle)}"))
+            if self.is_web:
+                yield SystemCommand("Download PDF", "This puzzle to print, its answer on page 2",
+                                    lambda: self.deliver_pdf(game.session.puzzle))
             yield SystemCommand("Settings", "Notes clean-up, shading", game.action_settings)
             yield SystemCommand("Help", "Every key of the game", game.action_help)
+
+
+def input_driver(environ=os.environ):
+    """Our terminal driver on a real terminal; Textual's choice elsewhere (a driver named
+    by TEXTUAL_DRIVER, such as textual-serve's web driver, or no terminal at all)."""
+    if "TEXTUAL_DRIVER" in environ or not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return None
+    return INPUT_DRIVER
 
 
 def lower_priority() -> None:
@@ -213,7 +239,7 @@ def build_app(args: argparse.Namespace) -> KaldokuApp:
     from another kaldoku that has it open (that one stops saving it)."""
     from kaldoku_tui.arguments import UsageError, read_puzzle_arg
     from kaldoku_tui.session.legacy import import_legacy
-    from kaldoku_tui.session.store import UnsafeDirectory, data_dir
+    from kaldoku_tui.session.store import StoreError, open_store, player_id, store_location
     from kaldoku_tui.terminal import apply_colors, use_ascii
 
     chosen = args.size is not None or args.seed is not None or args.ops or args.difficulty
@@ -228,8 +254,9 @@ def build_app(args: argparse.Namespace) -> KaldokuApp:
         puzzle = ensure_solution(read_puzzle_arg(args.puzzle)[0])
         kind = GameKind.of(puzzle)
     try:
-        store = Store(data_dir(args.data_dir))
-    except UnsafeDirectory as error:
+        store = open_store(store_location(getattr(args, "store", None), args.data_dir),
+                           player_id(getattr(args, "player", None)))
+    except StoreError as error:
         raise UsageError(str(error)) from None
     notices = store.notices + import_legacy(store)
     settings = Settings.from_dict(store.settings())
@@ -239,8 +266,8 @@ def build_app(args: argparse.Namespace) -> KaldokuApp:
     def new(puzzle: Puzzle, kind: GameKind) -> Session:
         journal, notice = store.new_game(puzzle, kind, daily_of(puzzle))
         notices.append(notice)
-        return Session(puzzle, kind, journal=journal, now=now,
-                       auto_clean_notes=settings.auto_clean_notes)
+        return attach(Session(puzzle, kind, journal=journal, now=now,
+                              auto_clean_notes=settings.auto_clean_notes))
 
     session = None
     if daily is not None:
@@ -267,23 +294,24 @@ def resume(store: Store, now: Callable[[], float], settings: Settings,
     """The game last played (of the daily puzzle of `daily`, if given), taken over by
     this process; None when there is none. Games that cannot be resumed are set aside
     with a notice."""
-    for saved in store.open_games():
-        if isinstance(saved, tuple):
-            notices.append(store.set_game_aside(*saved))
-            continue
-        if daily is not None and daily_of(saved.puzzle) != daily:
+    for found in store.open_games():
+        if daily is not None and found.daily != daily:
             continue
         try:
-            session = Session.resume(saved.puzzle, saved.moves, saved.kind, now=now,
-                                     elapsed=saved.elapsed,
-                                     auto_clean_notes=settings.auto_clean_notes)
-        except (MoveError, PuzzleError) as error:
-            notices.append(store.set_game_aside(saved.id, str(error)[:200]))
+            resumed = store.resume(found.id)
+            saved = resumed.game
+            session = resume_saved(saved, now, settings.auto_clean_notes)
+        except GameDamaged as error:
+            notices.append(store.set_game_aside(found.id, str(error)))
             continue
-        journal, notice = store.take(saved)
-        session.journal = journal
-        notices.append(notice or "Resumed your game.")
-        return session
+        except (MoveError, PuzzleError) as error:
+            notices.append(store.set_game_aside(found.id, str(error)[:200]))
+            continue
+        except StoreError:
+            continue  # Ended or taken by another kaldoku since it was listed.
+        session.journal = resumed.journal
+        notices.append(resumed.notice or "Resumed your game.")
+        return attach(session)
     return None
 
 

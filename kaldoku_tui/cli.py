@@ -18,11 +18,11 @@ from kaldoku_tui.arguments import UsageError, read_puzzle_arg, stream_puzzle_arg
 from kaldoku_tui.engine.kinds import HIDDEN_OPS, LEVELS, MAX_SIZE, MIN_SIZE, OP_SETS
 from kaldoku_tui.engine.formats import FORMATS
 from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError
-from kaldoku_tui.terminal import shown
+from kaldoku_tui.terminal import shown, shown_json
 
 EXIT_OK, EXIT_NOT_UNIQUE, EXIT_BAD_INPUT = 0, 1, 2
 COMMANDS = ("generate", "solve", "check", "grade", "daily", "print", "stats", "history", "replay",
-            "export")
+            "export", "web", "serve")
 ERROR_LIMIT = 300
 """Characters of an error line at most: a value quoted in it is cut."""
 
@@ -75,6 +75,20 @@ def _date(text: str) -> date:
         raise argparse.ArgumentTypeError(f"date {text}: {exc}") from None
 
 
+def _port(text: str) -> int:
+    port = _whole_number(text, "port")
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"port must be 0 to 65535, not {port}")
+    return port
+
+
+def _tabs(text: str) -> int:
+    tabs = _whole_number(text, "tabs")
+    if tabs < 1:
+        raise argparse.ArgumentTypeError(f"tabs must be at least 1, not {tabs}")
+    return tabs
+
+
 def _game_id(text: str) -> int:
     if not re.fullmatch(r"\d{1,18}", text) or int(text) < 1:
         raise argparse.ArgumentTypeError(f"a game ID is a whole number from 1 (kaldoku history lists them), "
@@ -90,6 +104,17 @@ def _add_display_options(parser: argparse.ArgumentParser) -> None:
         help="force the colour depth (COLORTERM is seldom forwarded over SSH)",
     )
     parser.add_argument("--data-dir", metavar="DIR", help="where saves and stats live (or KALDOKU_HOME)")
+    _add_store_options(parser)
+
+
+def _add_store_options(parser: argparse.ArgumentParser) -> None:
+    """The options of every command that reads the store: whose games, and which store."""
+    parser.add_argument("--player", metavar="NAME", default=os.environ.get("KALDOKU_PLAYER"),
+                        help="play as NAME, with their own games, records and settings "
+                        "(or KALDOKU_PLAYER; the local player by default)")
+    parser.add_argument("--store", metavar="URL", default=os.environ.get("KALDOKU_STORE"),
+                        help="keep the games in this PostgreSQL database (postgresql://...) "
+                        "instead of the data directory (or KALDOKU_STORE)")
 
 
 def game_parser() -> argparse.ArgumentParser:
@@ -99,7 +124,7 @@ def game_parser() -> argparse.ArgumentParser:
         description="KenKen in the terminal. With no arguments, resume the game in "
         "progress or start a new one.",
         epilog="Other commands: kaldoku daily | generate | solve | check | grade | print | stats "
-        "| history | replay | export (each has --help).",
+        "| history | replay | export | web | serve (each has --help).",
     )
     parser.add_argument(
         "puzzle", nargs="?", metavar="PUZZLE",
@@ -163,10 +188,12 @@ def command_parser() -> argparse.ArgumentParser:
     stats = sub.add_parser("stats", help="print the player's records per kind of game and daily streaks")
     stats.add_argument("--json", action="store_true", help="as one JSON object")
     stats.add_argument("--data-dir", metavar="DIR", help="where the games are kept")
+    _add_store_options(stats)
 
     history = sub.add_parser("history", help="list the games played, the last begun first")
     history.add_argument("--count", type=_count, help="only the last COUNT games")
     history.add_argument("--data-dir", metavar="DIR", help="where the games are kept")
+    _add_store_options(history)
 
     replay = sub.add_parser("replay", help="watch a past game's moves again")
     replay.add_argument("id", type=_game_id, metavar="ID", help="the game's ID (kaldoku history)")
@@ -180,7 +207,56 @@ def command_parser() -> argparse.ArgumentParser:
                       help="JSON, a Keen game ID, the typed layout (text) or a share code")
     what.add_argument("--moves", action="store_true", help="the game's moves instead, as JSON Lines")
     export.add_argument("--data-dir", metavar="DIR", help="where the games are kept")
+    _add_store_options(export)
+
+    served = sub.add_parser("web", help="serve the game to a browser tab (each tab its own game process)")
+    served.add_argument("--host", default="127.0.0.1",
+                        help="address to listen on (default 127.0.0.1: this machine only)")
+    served.add_argument("--port", type=_port, default=8000, help="port to listen on (default 8000; 0: any free one)")
+    served.add_argument("--tabs", type=_tabs, default=16, metavar="N",
+                        help="how many tabs at once at most, each its own process (default 16)")
+    served.add_argument("--data-dir", metavar="DIR", help="where the games are kept")
+    _add_store_options(served)
+    _add_serve_parser(sub)
     return parser
+
+
+def _seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a time in seconds, not {text!r}") from None
+    if not 1 <= seconds <= 7 * 86400:
+        raise argparse.ArgumentTypeError(f"a time of 1 s to a week, not {text}")
+    return seconds
+
+
+def _add_serve_parser(sub) -> None:
+    """`kaldoku serve`: the options of the SSH server."""
+    serve = sub.add_parser("serve", help="let anyone play over SSH (ssh -p PORT host), one process a session")
+    serve.add_argument("--port", type=_port, default=2222, help="TCP port (default 2222)")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    serve.add_argument("--data-dir", metavar="DIR",
+                       help="the host key and the players' games (default: kaldoku's data directory/serve)")
+    serve.add_argument("--store", metavar="URL", help="keep the games in this store (postgresql://...) "
+                       "instead, shared by several servers (or KALDOKU_STORE)")
+    serve.add_argument("--guests", action=argparse.BooleanOptionalAction, default=True,
+                       help="let players without a key in as guests, whose games last for the "
+                       "connection (default: yes)")
+    serve.add_argument("--idle-timeout", type=_seconds, default=900.0, metavar="S",
+                       help="end a session after S seconds with nothing typed (default 900)")
+    serve.add_argument("--max-sessions", type=_count, default=100, metavar="N",
+                       help="connections at once, from everyone (default 100)")
+    serve.add_argument("--per-address", type=_count, default=10, metavar="N",
+                       help="connections at once from one IP address (default 10)")
+    serve.add_argument("--per-key", type=_count, default=3, metavar="N",
+                       help="sessions at once of one player's key (default 3)")
+    serve.add_argument("--lobby", action=argparse.BooleanOptionalAction, default=True,
+                       help="open on the lobby (resume, new game, daily, leaderboard, records); "
+                       "--no-lobby: straight into the game (default: the lobby)")
+    serve.add_argument("--size", type=_size, help="the size of a new game (default 6)")
+    serve.add_argument("--ops", choices=tuple(OP_SETS), default=None, help="its operations")
+    serve.add_argument("--difficulty", choices=LEVELS, default=None, help="its level")
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
@@ -274,6 +350,7 @@ def cmd_daily(args: argparse.Namespace) -> int:
     game = game_parser().parse_args([])
     game.daily = day  # resumed if begun already, else begun and known as the day's
     game.ascii, game.colors, game.data_dir = args.ascii, args.colors, args.data_dir
+    game.player, game.store = args.player, args.store
     from kaldoku_tui.app import run
 
     return run(game)
@@ -342,14 +419,15 @@ class _progress:
             self.bar.stop()
 
 
-def _store(data_dir_arg: str | None):
-    """The player's store, its notices told on stderr; UsageError for an unsafe directory."""
+def _store(args: argparse.Namespace):
+    """The player's store, its notices told on stderr; UsageError for an unsafe directory,
+    a player name no player can have or a store that cannot be reached."""
     from kaldoku_tui.session.legacy import import_legacy
-    from kaldoku_tui.session.store import Store, UnsafeDirectory, data_dir
+    from kaldoku_tui.session.store import StoreError, open_store, player_id, store_location
 
     try:
-        store = Store(data_dir(data_dir_arg))
-    except UnsafeDirectory as error:
+        store = open_store(store_location(args.store, args.data_dir), player_id(args.player))
+    except StoreError as error:
         raise UsageError(str(error)) from None
     for notice in store.notices + import_legacy(store):
         print(f"kaldoku: {shown(notice, ERROR_LIMIT)}", file=sys.stderr)
@@ -360,9 +438,9 @@ def cmd_stats(args: argparse.Namespace) -> int:
     """Print the records: played, won, won without help, best and median time per kind;
     and the streaks of days with the daily puzzle won."""
     from kaldoku_tui.engine.daily import utc_day
-    from kaldoku_tui.session.store import records_table, streak_text
+    from kaldoku_tui.session.reports import records_table, streak_text
 
-    store = _store(args.data_dir)
+    store = _store(args)
     records, streaks = store.records(), store.streaks(utc_day())
     store.close()
     if args.json:
@@ -382,28 +460,47 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 def cmd_history(args: argparse.Namespace) -> int:
     """List the games played: ID, date, kind, outcome, time and share code."""
-    from kaldoku_tui.session.store import history_table
+    from kaldoku_tui.session.reports import history_table
+    from kaldoku_tui.session.store import StoreError
 
-    store = _store(args.data_dir)
-    games = store.history(args.count)
-    store.close()
-    print(history_table(games) if games else "No game played yet.")
+    store = _store(args)
+    try:
+        # A page at a time: the first lines show at once however many games there are.
+        shown_so_far, page = 0, HISTORY_PAGE if args.count is None else args.count
+        while games := store.history(page, shown_so_far):
+            table = history_table(games).split("\n")
+            print("\n".join(table if not shown_so_far else table[1:]), flush=True)
+            shown_so_far += len(games)
+            if args.count is not None or len(games) < page:
+                break
+    except StoreError as error:
+        raise UsageError(f"the games cannot be read: {error}") from None
+    finally:
+        store.close()
+    if not shown_so_far:
+        print("No game played yet.")
     return EXIT_OK
+
+
+HISTORY_PAGE = 500
+"""Games `kaldoku history` reads and prints at a time."""
 
 
 def _stored_game(store, game_id: int | None):
     """Game `game_id` (the game in progress when None) from `store`; UsageError when
     there is none or it cannot be read."""
-    from kaldoku_tui.session.store import SavedGame
+    from kaldoku_tui.session.store import StoreError
 
     if game_id is None:
-        for saved in store.open_games():
-            if isinstance(saved, SavedGame):
-                return saved
+        for found in store.open_games():
+            try:
+                return store.game(found.id)
+            except StoreError:
+                continue
         raise UsageError("no game in progress: give a game ID (kaldoku history lists them)")
     try:
         saved = store.game(game_id)
-    except (PuzzleError, ValueError, TypeError, RecursionError) as error:
+    except StoreError as error:
         raise UsageError(f"game {game_id} cannot be read: {str(error)[:200]}") from None
     if saved is None:
         raise UsageError(f"no game {game_id} (kaldoku history lists them)")
@@ -416,7 +513,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from kaldoku_tui.session.game import MoveError
     from kaldoku_tui.terminal import apply_colors, use_ascii
 
-    store = _store(args.data_dir)
+    store = _store(args)
     saved = _stored_game(store, args.id)
     store.close()
     try:
@@ -443,21 +540,84 @@ def exported(puzzle: Puzzle, form: str) -> str:
 
 def cmd_export(args: argparse.Namespace) -> int:
     """Print the puzzle of the game in progress (or game ID), or its moves as JSON Lines."""
-    store = _store(args.data_dir)
-    saved = _stored_game(store, args.id)
-    if args.moves:
-        for line in store.move_log(saved.id):
-            print(json.dumps(line))  # \u escapes: nothing in a record reaches the terminal raw
-    else:
-        print(exported(saved.puzzle, args.format), end="")
-    store.close()
+    from kaldoku_tui.session.store import StoreError
+
+    store = _store(args)
+    try:
+        if args.moves:
+            # The moves as stored, a damaged one as {"move": null} in its place.
+            game_id = args.id if args.id is not None else _stored_game(store, None).id
+            log = store.move_log(game_id)
+            if log is None:
+                raise UsageError(f"no game {game_id} (kaldoku history lists them)")
+            for line in log:
+                print(json.dumps(line))  # \u escapes: nothing in a record reaches the terminal raw
+        else:
+            # A puzzle file may have put anything in a title: JSON's escapes keep it from the terminal.
+            print(shown_json(exported(_stored_game(store, args.id).puzzle, args.format)), end="")
+    except StoreError as error:
+        raise UsageError(f"the moves cannot be read: {error}") from None
+    finally:
+        store.close()
+    return EXIT_OK
+
+
+def cmd_web(args: argparse.Namespace) -> int:
+    """Serve the game to browser tabs until Ctrl+C; the address printed carries the token."""
+    from pathlib import Path
+
+    from kaldoku_tui.web import WebConfig, serve
+
+    _store(args).close()  # an unsafe or unusable store is said now, once
+    game_args: tuple[str, ...] = ("--data-dir", str(Path(args.data_dir).resolve())) if args.data_dir else ()
+    if args.store:
+        game_args += ("--store", args.store)
+    if args.player:
+        game_args += ("--player", args.player)
+    try:
+        serve(WebConfig(host=args.host, port=args.port, game_args=game_args, max_tabs=args.tabs))
+    except OSError as exc:
+        raise UsageError(f"cannot listen on {args.host} port {args.port}: {exc.strerror or exc}") from None
+    return EXIT_OK
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Run the SSH server until SIGTERM or Ctrl+C."""
+    import asyncio
+    import logging
+    from pathlib import Path
+
+    try:
+        from kaldoku_tui.serve.gate import Limits
+        from kaldoku_tui.serve.server import ServeConfig, ServeError, serve
+    except ImportError as error:
+        raise UsageError(f"kaldoku serve needs asyncssh ({error}): pip install 'kaldoku[serve]'") from None
+    from kaldoku_tui.session.store import data_dir
+
+    new_game = [*(("--size", str(args.size)) if args.size else ()), *(("--ops", args.ops) if args.ops else ()),
+                *(("--difficulty", args.difficulty) if args.difficulty else ())]
+    config = ServeConfig(
+        data_dir=Path(args.data_dir).expanduser() if args.data_dir else data_dir() / "serve",
+        host=args.host, port=args.port, store=args.store or os.environ.get("KALDOKU_STORE"),
+        guests=args.guests, idle_timeout=args.idle_timeout, lobby=args.lobby,
+        limits=Limits(max_sessions=args.max_sessions, per_address=args.per_address, per_key=args.per_key),
+        new_game=tuple(new_game))
+    logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
+    logging.getLogger("asyncssh").setLevel(logging.WARNING)
+    try:
+        asyncio.run(serve(config))
+    except ServeError as error:
+        raise UsageError(str(error)) from None
+    except OSError as error:  # the port is taken, the address is not ours
+        raise UsageError(f"cannot listen on {args.host}:{args.port}: {error.strerror or error}") from None
     return EXIT_OK
 
 
 HANDLERS = {
     "generate": cmd_generate, "solve": cmd_solve, "check": cmd_check, "grade": cmd_grade,
     "daily": cmd_daily, "print": cmd_print,
-    "stats": cmd_stats, "history": cmd_history, "replay": cmd_replay, "export": cmd_export,
+    "stats": cmd_stats, "history": cmd_history, "replay": cmd_replay, "export": cmd_export, "web": cmd_web,
+    "serve": cmd_serve,
 }
 
 

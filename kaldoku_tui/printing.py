@@ -2,14 +2,15 @@
 
 A text grid draws cage walls heavy and the lines inside cages light (frame.Frame, as
 the game does), each cage's clue in its first cell, and the cells blank or, for the
-answers, filled. A booklet (fpdf2) puts four puzzles on an A4 page, each headed by its
-title, level and share code, and the answers twelve to a page at the back.
+answers, filled. A booklet (fpdf2) sets every board with cells of one size, so a 9×9's
+box is bigger than a 4×4's, in rows that fill each A4 page (six 6×6, two 9×9), each
+headed by its title, level and share code; the answers, smaller, at the back.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import BinaryIO, Sequence
 
 from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.engine.puzzle import Grid, Puzzle
@@ -49,13 +50,17 @@ def sheet(puzzle: Puzzle, title: str) -> Sheet:
     """The sheet of `puzzle` under `title`, with its solution and its level found when
     it does not carry them; a puzzle without exactly one solution says so instead."""
     from kaldoku_tui.engine.codes import share_code
+    from kaldoku_tui.engine.fillings import CageTooLarge
     from kaldoku_tui.engine.solver import solve
     from kaldoku_tui.engine.techniques import grade
 
     found = [puzzle.solution] if puzzle.solution else solve(puzzle, limit=2)
     level = GameKind.of(puzzle).known_level  # a file may claim any text: an escape sequence
     if level is None and len(found) == 1:
-        level = grade(puzzle).level
+        try:
+            level = grade(puzzle).level
+        except CageTooLarge:
+            pass  # a cage too large to reason about: printed without its level
     if found and puzzle.solution is None:
         puzzle = puzzle.with_solution(found[0])
     kind = f"{puzzle.size}×{puzzle.size}" + (f" {level}" if level else "")
@@ -114,70 +119,118 @@ def sheets_text(sheets: Sequence[Sheet], answers: bool, ascii: bool) -> str:
 PAGE_WIDTH, PAGE_HEIGHT, MARGIN = 210.0, 297.0, 14.0
 """A4, in millimetres."""
 
-PUZZLES_ACROSS, PUZZLES_DOWN = 2, 3
-ANSWERS_ACROSS, ANSWERS_DOWN = 3, 4
+PUZZLE_CELL, ANSWER_CELL = 10.0, 5.0
+"""Sides of a cell, in millimetres: a board's box grows with its size, so a 9×9 is as
+easy to write in as a 4×4 (a newspaper's KenKen has cells of 9 to 11 mm)."""
+GAP = 5.0
+"""Space around each board and its heading, in millimetres."""
 WALL, LINE = 0.7, 0.2
 """Widths of cage walls and of the lines inside cages, in millimetres."""
+CLUE_POINTS = 8.0
+"""The size of a clue; a clue too long for its cell at this size is set smaller."""
+PAD = 0.6
+"""Space between a clue and the cage walls around its cell, in millimetres."""
 
 PDF_OPS = str.maketrans({"−": "-"})
-"""The PDF's built-in fonts have × and ÷ but no minus sign."""
+"""Headings in the built-in Helvetica, which has × and ÷ but no minus sign."""
+MINUS = "-"
+"""The minus sign in the built-in Symbol font: its character 0x2D is the glyph `minus`,
+read back as U+2212, so a clue prints `3−` as it prints `3×` and `3÷`."""
 
 
-def write_booklet(sheets: Sequence[Sheet], path: str, title: str = "kaldoku") -> None:
-    """A PDF booklet of the sheets: the puzzles six to an A4 page, each headed by its
-    title, level and share code, then the answers twelve to a page."""
+@dataclass(frozen=True)
+class Placement:
+    """Where one board goes in a booklet: its page (from 0), the top left corner and
+    the side of its box, in millimetres from the page's top left corner."""
+
+    sheet: Sheet
+    page: int
+    left: float
+    top: float
+    side: float
+    answers: bool
+
+    @property
+    def cell(self) -> float:
+        return self.side / self.sheet.puzzle.size
+
+
+def booklet_layout(sheets: Sequence[Sheet]) -> list[Placement]:
+    """Every board of the booklet of `sheets`: the puzzles from page 0, in rows that
+    fill each page, then their answers (smaller) from the next page on."""
+    puzzles = _shelves(sheets, PUZZLE_CELL, 9.0, answers=False, first_page=0)
+    solved = [s for s in sheets if s.puzzle.solution]
+    first = puzzles[-1].page + 1 if puzzles else 0
+    return puzzles + _shelves(solved, ANSWER_CELL, 4.0, answers=True, first_page=first)
+
+
+def _shelves(sheets: Sequence[Sheet], cell: float, head: float, answers: bool,
+             first_page: int) -> list[Placement]:
+    """The boards placed left to right in rows, each row centred across the page, a row
+    that does not fit going to the next page."""
+    width, bottom = PAGE_WIDTH - 2 * MARGIN, PAGE_HEIGHT - MARGIN
+    rows: list[list[Sheet]] = []
+    for s in sheets:
+        side = s.puzzle.size * cell
+        if rows and sum(t.puzzle.size * cell + 2 * GAP for t in rows[-1]) + side + 2 * GAP <= width:
+            rows[-1].append(s)
+        else:
+            rows.append([s])
+    placed: list[Placement] = []
+    page, top = first_page, MARGIN + 10
+    for row in rows:
+        height = head + GAP + max(t.puzzle.size for t in row) * cell + GAP
+        if top + height > bottom and top > MARGIN + 10:
+            page, top = page + 1, MARGIN + 10
+        x = MARGIN + (width - sum(t.puzzle.size * cell + 2 * GAP for t in row)) / 2
+        for t in row:
+            side = t.puzzle.size * cell
+            placed.append(Placement(t, page, x + GAP, top + head + GAP / 2, side, answers))
+            x += side + 2 * GAP
+        top += height
+    return placed
+
+
+def write_booklet(sheets: Sequence[Sheet], path: str | BinaryIO, title: str = "kaldoku") -> None:
+    """A PDF booklet of the sheets, written to `path` (a file name or a binary file): the
+    puzzles, each headed by its title, level and share code, as many to an A4 page as
+    fit with cells of PUZZLE_CELL (six 6×6, two 9×9), then the answers."""
     from fpdf import FPDF
 
     pdf = FPDF(unit="mm", format="A4")
     pdf.set_auto_page_break(False)
     pdf.set_title(title)
     pdf.set_creator("kaldoku")
-    _pages(pdf, sheets, PUZZLES_ACROSS, PUZZLES_DOWN, answers=False)
-    with_answers = [s for s in sheets if s.puzzle.solution]
-    if with_answers:
-        _pages(pdf, with_answers, ANSWERS_ACROSS, ANSWERS_DOWN, answers=True)
+    for placement in booklet_layout(sheets):
+        while pdf.page < placement.page + 1:
+            pdf.add_page()
+            pdf.set_font("Helvetica", "B", 14)
+            pdf.set_xy(MARGIN, MARGIN - 4)
+            pdf.cell(PAGE_WIDTH - 2 * MARGIN, 8, "Answers" if placement.answers else "kaldoku", align="C")
+        _heading(pdf, placement)
+        _board(pdf, placement)
     pdf.output(path)
 
 
-def _pages(pdf, sheets: Sequence[Sheet], across: int, down: int, answers: bool) -> None:
-    per_page = across * down
-    slot_w = (PAGE_WIDTH - 2 * MARGIN) / across
-    slot_h = (PAGE_HEIGHT - 2 * MARGIN - 10) / down
-    for start in range(0, len(sheets), per_page):
-        pdf.add_page()
-        pdf.set_font("Helvetica", "B", 14)
-        pdf.set_xy(MARGIN, MARGIN - 4)
-        pdf.cell(PAGE_WIDTH - 2 * MARGIN, 8, "Answers" if answers else "kaldoku", align="C")
-        for k, s in enumerate(sheets[start:start + per_page]):
-            x = MARGIN + (k % across) * slot_w
-            y = MARGIN + 10 + (k // across) * slot_h
-            _slot(pdf, s, x, y, slot_w, slot_h, answers)
-
-
-def _slot(pdf, s: Sheet, x: float, y: float, w: float, h: float, answers: bool) -> None:
-    """One puzzle in its slot: its heading, then the board centred under it."""
-    gap = 5.0
-    if answers:
+def _heading(pdf, p: Placement) -> None:
+    """The board's title (and, for a puzzle, its size, level and code) centred above it."""
+    s, middle, wide = p.sheet, p.left + p.side / 2, p.side + 2 * GAP
+    if p.answers:
         pdf.set_font("Helvetica", "", 8)
-        pdf.set_xy(x, y)
-        pdf.cell(w, 4, f"{s.title} · {s.kind}", align="C")
-        head = 4.0
-    else:
-        pdf.set_font("Helvetica", "B", 11)
-        pdf.set_xy(x, y)
-        pdf.cell(w, 5, s.title, align="C")
-        pdf.set_font("Helvetica", "", 9)
-        pdf.set_xy(x, y + 5)
-        pdf.cell(w, 4, s.about.translate(PDF_OPS), align="C")
-        head = 9.0
-    side = min(w - 2 * gap, h - head - 2 * gap)
-    left, top = x + (w - side) / 2, y + head + gap / 2
-    _board(pdf, s.puzzle, left, top, side, s.puzzle.solution if answers else None)
+        pdf.set_xy(middle - wide / 2, p.top - GAP / 2 - 4)
+        pdf.cell(wide, 4, f"{s.title} · {s.kind}".translate(PDF_OPS), align="C")
+        return
+    pdf.set_font("Helvetica", "B", 11)
+    pdf.set_xy(middle - wide / 2, p.top - GAP / 2 - 9)
+    pdf.cell(wide, 5, s.title.translate(PDF_OPS), align="C")
+    pdf.set_font("Helvetica", "", 9)
+    pdf.set_xy(middle - wide / 2, p.top - GAP / 2 - 4)
+    pdf.cell(wide, 4, s.about.translate(PDF_OPS), align="C")
 
 
-def _board(pdf, puzzle: Puzzle, left: float, top: float, side: float, filled: Grid | None) -> None:
+def _board(pdf, p: Placement) -> None:
+    puzzle, left, top, side, cell = p.sheet.puzzle, p.left, p.top, p.side, p.cell
     n = puzzle.size
-    cell = side / n
     frame = Frame.of(puzzle, ascii=True)
     pdf.set_draw_color(110)
     pdf.set_line_width(LINE)
@@ -194,20 +247,39 @@ def _board(pdf, puzzle: Puzzle, left: float, top: float, side: float, filled: Gr
         for j in range(n + 1):
             if frame.down[r][j]:
                 pdf.rect(left + j * cell - half, top + r * cell - half, WALL, cell + WALL, style="F")
-    if filled is None:
+    if not p.answers:
         for cage in puzzle.cages:
             r, c = cage.anchor
-            label = cage.label().translate(PDF_OPS)
-            points = min(11.0, cell * 0.9)
-            pdf.set_font("Helvetica", "", points)
-            while pdf.get_string_width(label) > cell - 1.6 and points > 4:
-                points -= 0.5  # a long product: smaller, but inside its cell
-                pdf.set_font("Helvetica", "", points)
-            pdf.set_xy(left + c * cell + 0.8, top + r * cell + 0.9)
-            pdf.cell(cell - 1.6, cell * 0.3, label)
+            _clue(pdf, cage.label(), left + c * cell, top + r * cell, cell)
         return
+    assert puzzle.solution is not None
     pdf.set_font("Helvetica", "", cell * 1.5)  # answers: the digits alone, the walls to find them by
     for r in range(n):
         for c in range(n):
             pdf.set_xy(left + c * cell, top + r * cell)
-            pdf.cell(cell, cell, str(filled[r][c]), align="C")
+            pdf.cell(cell, cell, str(puzzle.solution[r][c]), align="C")
+
+
+def _clue(pdf, label: str, x: float, y: float, cell: float) -> None:
+    """A clue in the top left corner of the cell at (x, y), clear of the walls on every
+    side: its target in Helvetica, then its sign (a minus from Symbol)."""
+    target = label.rstrip("+−×÷?")
+    font, sign = ("Symbol", MINUS) if label.endswith("−") else ("Helvetica", label[len(target):])
+    room = cell - WALL - 2 * PAD
+
+    def width(points: float) -> float:
+        pdf.set_font("Helvetica", "", points)
+        wide = pdf.get_string_width(target)
+        pdf.set_font(font, "", points)
+        return wide + pdf.get_string_width(sign)
+
+    points = CLUE_POINTS
+    while width(points) > room and points > 3:
+        points -= 0.5  # a long product: smaller, but inside its cell
+    x, baseline = x + WALL / 2 + PAD, y + WALL / 2 + PAD + points * 0.72 * 25.4 / 72
+    pdf.set_font("Helvetica", "", points)
+    pdf.text(x, baseline, target)
+    if sign:
+        x += pdf.get_string_width(target)
+        pdf.set_font(font, "", points)
+        pdf.text(x, baseline, sign)

@@ -42,8 +42,21 @@ def shown(text: str, limit: int | None = None) -> str:
     return safe
 
 
+def shown_json(text: str) -> str:
+    """JSON text safe to print, with the same value: the characters `shown` writes out
+    (inside strings: JSON's own line breaks are left) written as JSON's \\u escapes."""
+    import json
+
+    return "".join(json.dumps(ch)[1:-1] if ch != "\n" and _acted_on(ch) else ch for ch in text)
+
+
+def _acted_on(ch: str) -> bool:
+    """Whether a terminal would act on `ch` or cannot encode it, rather than print it."""
+    return unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Zl", "Zp")
+
+
 def _visible(ch: str) -> str:
-    if unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Zl", "Zp"):
+    if not _acted_on(ch):
         return ch
     code = ord(ch)
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"

@@ -27,7 +27,7 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def wait_for(predicate, timeout: float = 20.0, interval: float = 0.1):
+def wait_for(predicate, timeout: float = 60.0, interval: float = 0.1):
     """Poll `predicate` until it returns something true; that value, or None on timeout."""
     end = time.monotonic() + timeout
     while True:
@@ -66,7 +66,7 @@ class SSHServer:
             [SSHD, "-D", "-e", "-f", str(d / "sshd_config")],
             stdout=subprocess.DEVNULL, stderr=open(d / "sshd.log", "wb"),
         )
-        if not wait_for(self.accepting, timeout=15):
+        if not wait_for(self.accepting):
             self.stop()
             raise RuntimeError(f"sshd did not start: {(d / 'sshd.log').read_text()}")
 
@@ -119,7 +119,7 @@ class Terminal:
     def screen(self) -> str:
         return self.tmux("capture-pane", "-p", "-t", "t")
 
-    def wait_for_text(self, text: str, timeout: float = 20.0) -> str:
+    def wait_for_text(self, text: str, timeout: float = 60.0) -> str:
         """The screen once it shows `text`; AssertionError with the screen otherwise."""
         found = wait_for(lambda: text in (screen := self.screen()) and screen, timeout)
         assert found, f"{text!r} never appeared on the screen:\n{self.screen()}"
@@ -129,6 +129,11 @@ class Terminal:
         """Send tmux key names (Up, Enter, C-z) or literal characters, one at a time."""
         for key in keys:
             self.tmux("send-keys", "-t", "t", key)
+
+    def paste(self, data: bytes, bracketed: bool = False) -> None:
+        """Send `data` as one paste: unbracketed, the program reads it as typed keys."""
+        subprocess.run(["tmux", "-L", self.socket, "load-buffer", "-b", "p", "-"], input=data, check=True)
+        self.tmux("paste-buffer", "-d", "-r", "-b", "p", "-t", "t", *(["-p"] if bracketed else []))
 
     def pane_pid(self) -> int:
         return int(self.tmux("display-message", "-p", "-t", "t", "#{pane_pid}").strip())
@@ -148,6 +153,29 @@ MOVES_ON_SCREEN = "   1   │   2   ┃"
 """The first row of KEEN_4 after MOVES, at 80×24."""
 
 
+def usage(pid: int) -> tuple[float, int]:
+    """CPU seconds (user and system) and resident memory in KB of process `pid` (Linux)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    status = Path(f"/proc/{pid}/status").read_text()
+    return cpu, int(status.split("VmRSS:")[1].split()[0])
+
+
+def settled(pid: int, window: float = 0.5, timeout: float = 30.0) -> float | None:
+    """The CPU seconds process `pid` has used, once it used under a tenth of a core over
+    `window` seconds; None if it has not settled within `timeout` seconds."""
+    readings = [(time.monotonic(), usage(pid)[0])]
+
+    def quiet() -> tuple[float] | None:
+        now, cpu = time.monotonic(), usage(pid)[0]
+        readings.append((now, cpu))
+        before = [c for t, c in readings if t <= now - window]
+        return (cpu,) if before and cpu - before[-1] < 0.1 * window else None
+
+    found = wait_for(quiet, timeout=timeout)
+    return found[0] if found else None
+
+
 def saved_board(home: Path) -> dict | None:
     """The digits and notes of the game in progress in data directory `home`, if any,
     as {"digits": rows, "notes": [[row, column, [notes]], ...]}."""
@@ -164,6 +192,12 @@ def saved_board(home: Path) -> dict | None:
 def moves_saved(home: Path) -> bool:
     board = saved_board(home)
     return board is not None and board["digits"][0][:2] == [1, 2] and [1, 1, [3]] in board["notes"]
+
+
+def aside(home: Path) -> list[str]:
+    """The files the store set aside in data directory `home` (NAME.unusable, or
+    kaldoku.db.unusable-STAMP), by name."""
+    return sorted(p.name for p in home.iterdir() if ".unusable" in p.name)
 
 
 def kaldoku_running(home: Path) -> bool:

@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+from hypothesis import settings
 from hypothesis import strategies as st
 
 from kaldoku_tui.engine.puzzle import Cage, Puzzle, combine
+
+LONG_EXAMPLES = 1000
+"""max_examples of the Hypothesis profile `long` (`--hypothesis-profile=long`, the long run)."""
+
+
+def examples(full: int) -> int:
+    """`full` examples in the long run; a tenth of them (at least 10) in the default run,
+    which keeps every fuzz test but not its minutes."""
+    return full if settings().max_examples >= LONG_EXAMPLES else max(10, full // 10)
 
 
 @st.composite

@@ -15,7 +15,7 @@ from kaldoku_tui.cli import game_parser, main
 from kaldoku_tui.engine.generator import Stopped
 from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.session.game import place
-from kaldoku_tui.session.store import Store
+from kaldoku_tui.session.store import open_store
 from kaldoku_tui.screens.dialogs import ConfirmDialog, NewGameDialog
 from kaldoku_tui.screens.help import HelpScreen, key_names
 from kaldoku_tui.screens.win import WinScreen
@@ -23,7 +23,8 @@ from kaldoku_tui.widgets.grid import KenKenGrid
 from kaldoku_tui.widgets.keys import KeyBar
 
 from test_grid import bands_placed
-from conftest import EXAMPLE_ID, EXAMPLE_SOLUTION, game_app, saved_session
+from conftest import EXAMPLE_ID, EXAMPLE_SOLUTION, game_app, saved_session, sql, workers_done
+from screen import screen_cells, screen_text, words
 
 SIZE = (80, 24)
 
@@ -31,10 +32,6 @@ SIZE = (80, 24)
 def make_app(puzzle, tmp_path, **kwargs) -> KaldokuApp:
     """An app playing `puzzle` that saves in tmp_path, with an empty bank."""
     return game_app(puzzle, tmp_path, **kwargs)
-
-
-def screen_text(app) -> str:
-    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
 
 
 def saved_board(tmp_path):
@@ -57,7 +54,7 @@ async def test_new_game_dialog_by_keyboard(example, tmp_path):
         await pilot.press("g")
         assert isinstance(app.screen, NewGameDialog)
         await pilot.press("5", "tab", "right", "tab", "right", "enter")
-        await app.workers.wait_for_complete()
+        await workers_done(app)
         await pilot.pause()
         assert app.screen is app.game
         assert app.game.session.kind == GameKind(5, "addmul", "easy")
@@ -89,7 +86,7 @@ async def test_new_game_dialog_refuses_a_level_the_size_cannot_have(example, tmp
         assert isinstance(app.screen, NewGameDialog)
         assert "too small for unreasonable" in str(app.screen.query_one("#refused").render())
         await pilot.press("left", "left", "enter")
-        await app.workers.wait_for_complete()
+        await workers_done(app)
         await pilot.pause()
         assert app.game.session.kind == GameKind(3, "all", "hard")
 
@@ -245,14 +242,14 @@ async def test_resume_the_saved_game(example, tmp_path, monkeypatch):
 async def test_a_game_that_cannot_be_resumed_is_set_aside_with_a_notice(example, tmp_path,
                                                                        monkeypatch):
     monkeypatch.setenv("KALDOKU_HOME", str(tmp_path))
-    store = Store(tmp_path)
+    store = open_store(tmp_path)
     journal, _ = store.new_game(example, GameKind.of(example))
     journal.append({"move": "place", "states": [[9, 9, 9, []]]}, 1.0)
     store.close()
     app = build_app(game_parser().parse_args([]))
     assert app.game.message.startswith("A saved game could not be resumed")
     assert app.game.session.board.size == 6
-    kept = Store(tmp_path).read("SELECT outcome FROM games ORDER BY id")
+    kept = sql(tmp_path, "SELECT outcome FROM games ORDER BY id")
     assert kept[0] == ("damaged",), "kept in the database, not deleted"
 
 
@@ -372,8 +369,7 @@ async def test_the_key_bar_shows_the_keys_that_work_and_a_click_presses_one(exam
         # Paused, the keys that do nothing are dimmed.
         keys, _palette = bar.keys()
         assert {key.description for key in keys if not key.enabled} >= {"Hint", "Check", "Cage"}
-        strip = app.screen._compositor.render_strips()[-1]
-        colour = {segment.text.strip(): segment.style.color for segment in strip}
+        colour = {word: looks[0].colour for word, looks in words(screen_cells(app)[-1])}
         assert colour["Hint"] != colour["Quit"] and colour["Check"] == colour["Hint"]
 
 
@@ -426,7 +422,7 @@ async def test_a_puzzle_being_made_shows_its_progress_and_esc_stops_it(example, 
         await pilot.press("right", "2")
         assert app.game.session.board.digit((0, 1)) == 2, "the game goes on meanwhile"
         await pilot.press("escape")
-        await app.workers.wait_for_complete()
+        await workers_done(app)
         assert app.game.making is None and "Stopped making" in app.game.message
         assert app.game.session.board.puzzle is example and app.game.session.board.digit((0, 0)) == 1
         await pilot.press("escape")  # nothing being made: Esc does nothing
@@ -438,6 +434,6 @@ async def test_a_puzzle_made_in_a_worker_begins_the_new_game(example, row_sums, 
     app = make_app(example, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("g", "3", "enter")
-        await app.workers.wait_for_complete()
+        await workers_done(app)
         await pilot.pause()
         assert app.game.session.board.puzzle is row_sums and app.game.making is None

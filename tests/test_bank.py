@@ -4,6 +4,7 @@ import itertools
 
 import pytest
 
+from conftest import sql_write
 from kaldoku_tui.bank import STARTING_KINDS, Bank, make_puzzle
 from kaldoku_tui.engine.kinds import DEFAULT_KIND, GameKind
 from kaldoku_tui.engine.formats import puzzle_to_dict
@@ -11,7 +12,7 @@ from kaldoku_tui.engine.generator import Stopped, generate
 from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError
 from kaldoku_tui.engine.kinds import LEVELS
 from kaldoku_tui.engine.techniques import grade
-from kaldoku_tui.session.store import Store
+from kaldoku_tui.session.store import open_store
 
 KINDS = [GameKind(3), GameKind(4, "all", "easy"), GameKind(4, "mul", "normal")]
 
@@ -46,7 +47,7 @@ def test_starting_kinds_are_every_level_of_every_size():
 
 
 def test_fill_makes_one_of_each_kind_before_a_second():
-    bank, make = Bank(Store(None), depth=2), Maker()
+    bank, make = Bank(open_store(None), depth=2), Maker()
     assert bank.fill(KINDS, make) == 6
     assert make.asked == KINDS + KINDS
     assert all(bank.count(kind) == 2 for kind in KINDS)
@@ -56,7 +57,7 @@ def test_fill_makes_one_of_each_kind_before_a_second():
 
 
 def test_fill_stops_when_asked():
-    bank, make = Bank(Store(None), depth=2), Maker()
+    bank, make = Bank(open_store(None), depth=2), Maker()
     assert bank.fill(KINDS, make, stop=lambda: len(make.asked) == 2) == 2
     assert bank.count(KINDS[2]) == 0
 
@@ -64,7 +65,7 @@ def test_fill_stops_when_asked():
 def test_stopping_abandons_the_puzzle_being_made():
     asked = itertools.count()
     hard = GameKind(9, "all", "unreasonable")
-    bank = Bank(Store(None), depth=2)
+    bank = Bank(open_store(None), depth=2)
     # No to fill's own question, yes to the generator's first: the generator is under
     # way when told (a later yes could come after a lucky puzzle was already made).
     assert bank.fill([hard], make_puzzle, stop=lambda: next(asked) >= 1) == 0
@@ -83,7 +84,7 @@ def test_a_kind_that_cannot_be_made_is_left_out_and_the_rest_filled():
             raise PuzzleError("found no puzzle")
         return Maker()(kind)
 
-    bank = Bank(Store(None), depth=2)
+    bank = Bank(open_store(None), depth=2)
     assert bank.fill(KINDS, make) == 4
     assert calls.count(KINDS[2]) == 1
     bank.fill(KINDS, make)
@@ -92,20 +93,20 @@ def test_a_kind_that_cannot_be_made_is_left_out_and_the_rest_filled():
 
 
 def test_ready_puzzles_survive_a_restart(tmp_path):
-    bank = Bank(Store(tmp_path))
+    bank = Bank(open_store(tmp_path))
     assert bank.count(KINDS[0]) == 0
     made = Maker()
     bank.fill(KINDS, made)
-    again = Bank(Store(tmp_path))
+    again = Bank(open_store(tmp_path))
     assert all(again.count(kind) == 2 for kind in KINDS)
     assert again.fill(KINDS, Maker()) == 0
     assert again.take(KINDS[1]) is not None
-    assert Bank(Store(tmp_path)).count(KINDS[1]) == 1, "taken for good"
+    assert Bank(open_store(tmp_path)).count(KINDS[1]) == 1, "taken for good"
 
 
 def test_two_kaldokus_never_take_the_same_puzzle(tmp_path):
-    Bank(Store(tmp_path)).fill(KINDS[:1], Maker())
-    one, two = Bank(Store(tmp_path)), Bank(Store(tmp_path))
+    Bank(open_store(tmp_path)).fill(KINDS[:1], Maker())
+    one, two = Bank(open_store(tmp_path)), Bank(open_store(tmp_path))
     first, second = one.take(KINDS[0]), two.take(KINDS[0])
     assert first is not None and second is not None
     assert as_json([first]) != as_json([second])
@@ -113,9 +114,9 @@ def test_two_kaldokus_never_take_the_same_puzzle(tmp_path):
 
 
 def test_a_bad_entry_costs_only_itself(tmp_path):
-    store = Store(tmp_path)
+    store = open_store(tmp_path)
     good = Maker()(KINDS[1])
-    store.write(lambda c: c.execute("INSERT INTO bank (kind, puzzle) VALUES (?, ?)",
+    sql_write(tmp_path, lambda c: c.execute("INSERT INTO bank (kind, puzzle) VALUES (?, ?)",
                                     (KINDS[1].key, '{"size": 12')))
     Bank(store).add(KINDS[1], good)
     assert as_json([Bank(store).take(KINDS[1])]) == [puzzle_to_dict(good)]
@@ -125,7 +126,7 @@ def test_a_bad_entry_costs_only_itself(tmp_path):
 def test_a_store_that_cannot_save_still_keeps_a_bank(tmp_path):
     blocked = tmp_path / "file"
     blocked.write_text("")
-    store = Store(blocked / "home")
+    store = open_store(blocked / "home")
     assert store.notices and store.notices[0].startswith("Saving is off")
     bank = Bank(store)
     bank.fill(KINDS[:1], Maker())

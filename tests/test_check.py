@@ -8,7 +8,7 @@ import pytest
 from conftest import EXAMPLE_SOLUTION
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import puzzles
+from strategies import examples, puzzles
 
 from kaldoku_tui.engine.check import (
     CageState,
@@ -207,7 +207,7 @@ def puzzles_and_grids(draw):
     return puzzle, to_grid(rows)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(puzzles_and_grids())
 def test_the_checker_agrees_with_the_rules(case):
     puzzle, grid = case

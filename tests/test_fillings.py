@@ -9,6 +9,8 @@ from hypothesis import strategies as st
 from kaldoku_tui.engine.fillings import fillings, fillings_bound
 from kaldoku_tui.engine.puzzle import Cage, can_fill, combine
 
+from strategies import examples
+
 SHAPES = [
     ((0, 0),),
     ((0, 0), (0, 1)),
@@ -47,7 +49,7 @@ def cages(draw):
     return size, Cage(shape, op, target)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(cages())
 def test_fillings_match_brute_force(case):
     size, cage = case
@@ -94,7 +96,7 @@ def hidden_brute_force(size, cage):
     return [f for op in ops for f in brute_force(size, Cage(cage.cells, op, cage.target))]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(larger_cages())
 def test_whether_a_cage_can_be_filled_is_exact_for_any_shape(case):
     size, cage = case

@@ -16,6 +16,8 @@ from kaldoku_tui.engine.formats import puzzle_from_dict, read_puzzle_bytes, read
 from kaldoku_tui.engine.generator import generate
 from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError
 
+from strategies import examples
+
 SAMPLES = [
     '{"size": 4, "cages": [{"cells": [[0, 0], [0, 1]], "op": "/", "target": 2}]}',
     "4:aa_a__a__a_a__a_a,d2m12s1a5s1m4d2a5",
@@ -35,7 +37,7 @@ def reads(text: str) -> None:
     assert all(isinstance(p, Puzzle) for p in puzzles)
 
 
-@settings(max_examples=700, deadline=None)
+@settings(max_examples=examples(700), deadline=None)
 @given(st.text(max_size=300))
 @example("[" * 100_000)
 @example('{"size": 9, "cages": [{"cells": [[0, 0]], "op": "+", "target": ' + "9" * 5000 + "}]}")
@@ -46,7 +48,7 @@ def test_any_text_reads_or_is_refused(text):
     reads(text)
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(st.binary(max_size=300))
 @example(b"\xff")
 @example(b"\xc3\x28")
@@ -74,7 +76,7 @@ def mutated(draw):
     return "".join(text)
 
 
-@settings(max_examples=800, deadline=None)
+@settings(max_examples=examples(800), deadline=None)
 @given(mutated())
 def test_valid_texts_with_random_edits_read_or_are_refused(text):
     reads(text)
@@ -88,7 +90,7 @@ VALUES = st.recursive(
 )
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(VALUES)
 def test_json_values_of_any_shape_are_puzzles_or_refused(value):
     try:

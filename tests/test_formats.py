@@ -8,7 +8,7 @@ import pytest
 from conftest import EXAMPLE_ID, EXAMPLE_SOLUTION, KEEN_IDS
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import puzzles
+from strategies import examples, puzzles
 
 from kaldoku_tui.engine.formats import (
     puzzle_from_dict,
@@ -320,7 +320,7 @@ def _mutations(text: str):
     return mutated()
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     st.one_of(
         st.text(max_size=60),

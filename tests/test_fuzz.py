@@ -9,7 +9,8 @@ the empty board and redo comes back.
 
 Quitting is counted instead of done (app.exit is replaced while the keys fly), so q and
 ctrl+q stay in the stream; ctrl+p opens dialogs.Palette, whose commands the keys reach too.
-5 sessions of 1000 keys (every other one in ASCII mode): 5000 keys.
+The long run (`-m long`) plays 5 sessions of 1000 keys (every other one in ASCII mode):
+5000 keys; the default run plays the first two sessions for 300 keys each.
 """
 
 from __future__ import annotations
@@ -31,8 +32,9 @@ from kaldoku_tui.screens.game import GameScreen
 from kaldoku_tui.screens.help import HelpScreen
 from kaldoku_tui.screens.win import WinScreen
 from kaldoku_tui.widgets.grid import KenKenGrid
+from kaldoku_tui.session.legacy import board_from_dict, board_to_dict
 
-from conftest import game_app, saved_session
+from conftest import game_app, saved_session, workers_done
 
 
 def binding_keys(*owners) -> list[str]:
@@ -50,8 +52,11 @@ CHARS = {"space": " ", "exclamation_mark": "!", "question_mark": "?", "enter": "
 
 SESSIONS = 5
 BURSTS = 20
+QUICK_SESSIONS = 2
+QUICK_BURSTS = 6
 BURST = 50
-SESSION_TIMEOUT = 60.0
+BURST_TIMEOUT = 15.0
+"""Seconds a burst may take, generous: about 1 s each on a machine with both cores busy."""
 SIZES = [(80, 24), (120, 40), (40, 12), (20, 8), (10, 4), (200, 60), (60, 30), (1, 1)]
 
 
@@ -65,7 +70,7 @@ def send(app: App, keys: list[str]) -> None:
     """Queue the key events of `keys` all at once, as a terminal delivers a burst."""
     for key in keys:
         char = CHARS.get(key, key if len(key) == 1 else None)
-        app._driver.send_message(events.Key(key, char))
+        app.post_message(events.Key(key, char))
 
 
 def check_board(app: KaldokuApp, store_dir) -> None:
@@ -88,7 +93,7 @@ def check_board(app: KaldokuApp, store_dir) -> None:
 
 def check_history(board: Board) -> None:
     """Undo all gives the empty board; as many redos give this board back."""
-    copy = Board.from_dict(board.to_dict())
+    copy = board_from_dict(board_to_dict(board))
     now = [(cell, board.digit(cell), board.notes(cell)) for cell in board.puzzle.cells]
     undone = 0
     while copy.undo():
@@ -99,8 +104,11 @@ def check_history(board: Board) -> None:
     assert [(cell, copy.digit(cell), copy.notes(cell)) for cell in copy.puzzle.cells] == now
 
 
-@pytest.mark.parametrize("session", range(SESSIONS))
-async def test_random_keys_never_break_the_game(session, puzzles, tmp_path, monkeypatch):
+@pytest.mark.parametrize("session, bursts", [
+    *[pytest.param(session, QUICK_BURSTS, id=f"quick{session}") for session in range(QUICK_SESSIONS)],
+    *[pytest.param(session, BURSTS, id=str(session), marks=pytest.mark.long) for session in range(SESSIONS)],
+])
+async def test_random_keys_never_break_the_game(session, bursts, puzzles, tmp_path, monkeypatch):
     rng = random.Random(session)
     monkeypatch.setattr("kaldoku_tui.screens.game.make_puzzle",
                         lambda kind, *args, **kwargs: puzzles[kind.size])
@@ -110,13 +118,13 @@ async def test_random_keys_never_break_the_game(session, puzzles, tmp_path, monk
     sent: list[str] = []
 
     async def play(pilot) -> None:
-        for _ in range(BURSTS):
+        for _ in range(bursts):
             await pilot.resize_terminal(*rng.choice(SIZES))
             keys = rng.choices(KEYS, k=BURST)
             sent.extend(keys)
             send(app, keys)
             await pilot.pause()
-            await app.workers.wait_for_complete()
+            await workers_done(app)
             await pilot.pause()
             check_board(app, tmp_path)
         check_history(app.game.session.board)
@@ -124,7 +132,7 @@ async def test_random_keys_never_break_the_game(session, puzzles, tmp_path, monk
     async with app.run_test(size=rng.choice(SIZES)) as pilot:
         real_exit, app.exit = app.exit, lambda *args, **kwargs: quits.append(args)
         try:
-            await asyncio.wait_for(play(pilot), SESSION_TIMEOUT)
+            await asyncio.wait_for(play(pilot), bursts * BURST_TIMEOUT)
         except TimeoutError:
             pytest.fail(f"no answer after these keys (screen {app.screen!r}): {sent[-2 * BURST:]}")
         app.exit = real_exit

@@ -15,6 +15,9 @@ from kaldoku_tui.frame import BOX, Frame
 from kaldoku_tui.widgets.grid import (ASCII_GLYPHS, GRID_CSS, UNICODE_GLYPHS, KenKenGrid,
                                      compact_notes, fit_layout, note_places)
 
+from conftest import until
+from screen import screen_cells, screen_lines
+
 SOLUTION = ((1, 2, 3, 4), (4, 1, 2, 3), (3, 4, 1, 2), (2, 3, 4, 1))
 
 
@@ -75,17 +78,6 @@ class GridApp(App):
             grid = self.query_one(KenKenGrid)
             grid.view = self.board.view()
             self.changes.append(grid.view.grid)
-
-
-def screen_lines(app):
-    """The text on the terminal, as the compositor puts it together."""
-    return [strip.text for strip in app.screen._compositor.render_strips()]
-
-
-def screen_cells(app):
-    """Each character on the terminal with its style, however the segments are cut."""
-    return [[(char, segment.style) for segment in strip for char in segment.text]
-            for strip in app.screen._compositor.render_strips()]
 
 
 def cell_text(grid, cell):
@@ -295,8 +287,8 @@ def lines_of(layout, cells):
 
 async def bands_placed(pilot, grid):
     """Wait for the bands, laid over the board a moment after its first screen."""
-    while grid.placed_layout is None or grid.placed_layout != grid.board_layout:
-        await pilot.pause(0.05)
+    await until(pilot, lambda: grid.placed_layout is not None and grid.placed_layout == grid.board_layout,
+                what="the bands placed")
     await pilot.pause()
 
 

@@ -20,7 +20,8 @@ from kaldoku_tui.screens.inspector import InspectorScreen, facts_text
 from kaldoku_tui.screens.win import WinScreen
 from kaldoku_tui.widgets.grid import KenKenGrid
 
-from conftest import EXAMPLE_SOLUTION, KEEN_IDS, game_app
+from conftest import EXAMPLE_SOLUTION, KEEN_IDS, game_app, until, workers_done
+from screen import screen_cells, screen_text
 
 
 def test_a_wrong_digit_comes_first_then_where_then_it_is_cleared(example):
@@ -163,24 +164,18 @@ def make_app(puzzle, tmp_path, **kwargs) -> KaldokuApp:
     return game_app(puzzle, tmp_path, **kwargs)
 
 
-def screen_text(app) -> str:
-    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
-
-
 def style_at(app, cell):
     """The style drawn at the first character inside `cell` on the screen."""
     grid = app.query_one(KenKenGrid)
     region = grid.board_layout.cell_region(cell)
     x, y = grid.region.x + region.x, grid.region.y + region.y
-    strip = app.screen._compositor.render_strips()[y]
-    for segment in strip.crop(x, x + 1):
-        return segment.style
+    return screen_cells(app)[y][x]
 
 
 async def press_hint(pilot, *keys):
     """Press the hint key (or these keys) and wait for the hint, looked for in a worker."""
     await pilot.press(*(keys or ("t",)))
-    await pilot.app.workers.wait_for_complete()
+    await workers_done(pilot.app)
     await pilot.pause()
 
 
@@ -261,7 +256,7 @@ async def test_keys_typed_in_one_burst_count_in_their_order(example, tmp_path):
         for key, char in [("right", None), ("3", "3"), ("t", "t")]:
             app.post_message(events.Key(key, char))
         await pilot.pause()
-        await app.workers.wait_for_complete()
+        await workers_done(app)
         await pilot.pause()
         assert app.game.session.board.digit((0, 1)) == 3
         assert "mistake" in app.game.message  # r1c2 is 2
@@ -293,15 +288,11 @@ async def test_a_slow_hint_leaves_the_game_playable_and_is_dropped_if_the_board_
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("t", "right")
         assert app.game.grid.cursor == (0, 1), "played on while the hint is looked for"
-        for _ in range(100):  # SLOW_HINT is 0.05 s here; a busy machine may take longer
-            if "Looking for a hint" in app.game.message:
-                break
-            await pilot.pause(0.05)
-        assert "Looking for a hint" in app.game.message
+        await until(pilot, lambda: "Looking for a hint" in app.game.message)
         await pilot.press("2")
         assert app.game.session.board.digit((0, 1)) == 2
         release.set()
-        await app.workers.wait_for_complete()
+        await workers_done(app)
         await pilot.pause()
         assert app.game.session.hint.hint is None, "found for a board that has changed since: dropped"
         assert "Looking for a hint" not in app.game.message

@@ -134,3 +134,61 @@ def test_an_oversized_file_is_refused_before_it_is_read(capsys, monkeypatch, tmp
     path.write_bytes(b" " * (MAX_TEXT + 10))
     status, _, err = run(capsys, monkeypatch, "check", str(path))
     assert status == 2 and err == f"kaldoku: error: {path}: too large to read: more than {MAX_TEXT:,} bytes\n"
+
+
+# --- Huge targets ----------------------------------------------------------------------
+
+QUARTERS = "a a b b\na a b b\nc c d d\nc c d d\n"
+"""A 4×4 typed as four 2×2 cages: a's clue is the one under test, the others reachable."""
+
+
+def quarters_json(op: str, target: int) -> str:
+    """The 4×4 of QUARTERS as JSON, cage a's clue `target` `op` (any number of digits)."""
+    def cage(cells, op, target):
+        return '{"cells": %s, "op": "%s", "target": %s}' % (json.dumps(cells), op, target)
+    quarters = [[[r + dr, c + dc] for dr in (0, 1) for dc in (0, 1)] for r in (0, 2) for c in (0, 2)]
+    cages = [cage(quarters[0], op, str(target))] + [cage(q, "+", 10) for q in quarters[1:]]
+    return '{"size": 4, "cages": [%s]}' % ", ".join(cages)
+
+
+HUGE_TARGETS = {
+    "typed 999999999999+": (QUARTERS + "a 999999999999+\nb 10+\nc 10+\nd 10+\n", "999999999999+"),
+    "JSON 4,000-digit +": (quarters_json("+", "9" * 4000), "9" * 30),
+    "JSON 4,000-digit ×": (quarters_json("*", "9" * 4000), "9" * 30),
+    "JSON 4,000-digit ?": (quarters_json("?", "9" * 4000), "9" * 30),
+    "JSON 1e8 +": (quarters_json("+", 10**8), "100000000+"),
+    "JSON 1e9 +": (quarters_json("+", 10**9), "1000000000+"),
+    "JSON 1e9 ×": (quarters_json("*", 10**9), "1000000000×"),
+    "JSON 17+ (one above 4 × 4)": (quarters_json("+", 17), "17+"),
+    "JSON 257× (one above 4⁴)": (quarters_json("*", 257), "257×"),
+}
+"""Targets no filling of a 2×2 cage of a 4×4 reaches, and the start of the clue the error names."""
+
+
+@pytest.mark.parametrize("name", HUGE_TARGETS)
+@pytest.mark.parametrize("command", ["check", "solve", "grade", "print", "play"])
+def test_an_unreachable_target_is_refused_at_once(capsys, monkeypatch, tmp_path, name, command):
+    """They ended every command with MemoryError or OverflowError, or took 30-60 s (1e8, 1e9)."""
+    import time
+
+    text, clue = HUGE_TARGETS[name]
+    path = tmp_path / ("p.txt" if text.startswith("a") else "p.json")
+    path.write_text(text)
+    argv = [str(path)] if command == "play" else [command, str(path)]
+    start = time.perf_counter()
+    status, out, err = run(capsys, monkeypatch, *argv)
+    assert time.perf_counter() - start < 2.0
+    assert (status, out) == (2, "")
+    assert f"cage at r1c1: no digits 1..4 make {clue}" in err or f"cage 'a': no digits 1..4 make {clue}" in err
+    assert err.count("\n") == 1 and len(err) < 400
+
+
+@pytest.mark.parametrize("cells, op, most", [
+    (ROW, "+", 45), (TWO_ROWS, "+", 90), (ROW, "*", 362880), (TWO_ROWS, "*", 362880**2),
+    (tuple((r, c) for r in range(9) for c in range(9)), "*", 362880**9),
+    (tuple((r, c) for r in range(9) for c in range(9)), "+", 405),
+])
+def test_the_largest_target_is_made_and_none_above_it(cells, op, most):
+    assert can_fill(9, Cage(cells, op, most))
+    for above in (most + 1, most * 2, 10**12, 10**4000):
+        assert not can_fill(9, Cage(cells, op, above))

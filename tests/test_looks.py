@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from textual.app import App
+from textual.command import CommandList
 from textual.geometry import Region
 
 from kaldoku_tui.app import KaldokuApp
@@ -13,8 +14,9 @@ from kaldoku_tui.screens.game import GameScreen
 from kaldoku_tui.screens.help import HelpScreen, key_table
 from kaldoku_tui.screens.win import WinScreen
 from kaldoku_tui.widgets.grid import KenKenGrid
-from conftest import game_app
-from test_grid import screen_lines
+from conftest import game_app, until
+from test_grid import bands_placed
+from screen import screen_cells, screen_lines, screen_text, words
 
 
 def not_ascii(lines: list[str]) -> dict[str, str]:
@@ -44,7 +46,11 @@ async def test_ascii_mode_shows_only_ascii(keys, example):
     app = game_app(example, ascii=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("1", "l", "1", "j", "n", "3", "n", *keys)
-        await pilot.pause(0.3)
+        await bands_placed(pilot, app.game.grid)  # they come a moment after the board
+        if keys:
+            await until(pilot, lambda: app.screen is not app.game, what=f"{keys} open a screen")
+        if isinstance(app.screen, Palette):
+            await until(pilot, lambda: app.screen.query_one(CommandList).option_count, what="commands")
         assert not_ascii(screen_lines(app)) == {}
 
 
@@ -68,11 +74,10 @@ async def test_the_new_game_dialog_marks_the_choice_by_glyph(ascii, chosen, othe
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("g")
         await pilot.pause()
-        strips = app.screen._compositor.render_strips()
-        text = "\n".join(strip.text for strip in strips)
+        text = screen_text(app)
         assert chosen in text and other in text and ops in text
-        sizes = next(strip for strip in strips if other in strip.text)
-        assert [s.text.strip() for s in sizes if s.style.bold] == [f"4{times}4"], \
+        sizes = next(line for line in screen_cells(app) if other in "".join(look.char for look in line))
+        assert [word for word, looks in words(sizes) if looks[0].bold] == [f"4{times}4"], \
             "the focused row highlights the chosen size, not the first"
         await pilot.press("6")
         text = "\n".join(screen_lines(app))

@@ -13,7 +13,9 @@ from kaldoku_tui.engine.codes import share_code
 from kaldoku_tui.engine.daily import daily_puzzle
 from kaldoku_tui.engine.formats import read_keen
 from kaldoku_tui.engine.generator import generate
-from kaldoku_tui.printing import CELL_HEIGHT, MIN_CELL_WIDTH, grid_text, sheet, write_booklet
+from kaldoku_tui.engine.puzzle import Cage, Puzzle
+from kaldoku_tui.printing import (CELL_HEIGHT, MIN_CELL_WIDTH, PUZZLE_CELL, WALL, Sheet, booklet_layout, grid_text,
+                                  sheet, write_booklet)
 
 
 def test_a_text_grid_has_heavy_walls_between_cages_and_light_lines_inside(example):
@@ -87,7 +89,7 @@ def pdf_pages(path) -> list[str]:
 
 
 def test_a_booklet_has_six_puzzles_a_page_with_codes_and_the_answers_at_the_back(tmp_path):
-    puzzles = [generate(4 + k % 3, seed=k) for k in range(7)]
+    puzzles = [generate(6, seed=k) for k in range(7)]  # six 6×6 a page
     sheets = [sheet(p, f"Puzzle {k}") for k, p in enumerate(puzzles, 1)]
     path = tmp_path / "book.pdf"
     write_booklet(sheets, str(path))
@@ -145,3 +147,96 @@ def test_print_and_daily_json_import_neither_textual_nor_rich(tmp_path):
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1] == "[]"
+
+
+@pytest.mark.parametrize("name", ["merged16.json", "hostile_cage_17.json"])
+def test_print_prints_what_solve_and_check_accept(capsys, tmp_path, puzzle_dir, name):
+    """A cage too large to grade ("too many ways to be filled") left print refusing a
+    puzzle that check and solve accept: it prints, without a level."""
+    path = str(puzzle_dir / name)
+    assert main(["check", path]) in (0, 1) and main(["solve", path]) in (0, 1)
+    capsys.readouterr()
+    assert main(["print", path, "--solution"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Puzzle 1 · 9×9 · kp1-") and "\nAnswers\n" in out
+    assert main(["print", path, "--pdf", str(tmp_path / "b.pdf")]) == 0
+    assert "Puzzle 1" in pdf_pages(tmp_path / "b.pdf")[0]
+
+
+# --- The PDF's boxes and clues --------------------------------------------------------
+
+MM = 25.4 / 72
+"""Millimetres in a PDF point."""
+
+
+def long_clues() -> Puzzle:
+    """A 9×9 whose rows are a three-cell × cage (products up to 504×), a − and a ÷ or +
+    pair, and a + pair."""
+    solution = tuple(tuple((r + c) % 9 + 1 for c in range(9)) for r in range(9))
+    cages = []
+    for r, row in enumerate(solution):
+        cells = [(r, c) for c in range(9)]
+        a, b = sorted(row[5:7])
+        cages += [Cage(tuple(cells[:3]), "*", row[0] * row[1] * row[2]),
+                  Cage(tuple(cells[3:5]), "-", abs(row[3] - row[4])),
+                  Cage(tuple(cells[5:7]), "/", b // a) if b % a == 0 else Cage(tuple(cells[5:7]), "+", a + b),
+                  Cage(tuple(cells[7:]), "+", row[7] + row[8])]
+    return Puzzle(9, tuple(cages), solution)
+
+
+def drawn_texts(path) -> list[tuple[int, float, float, str, float, str]]:
+    """Every text drawn in the PDF: (page, x, baseline, font, points, text), x and the
+    baseline in millimetres from the page's top left corner."""
+    found = []
+    for number, page in enumerate(PdfReader(str(path)).pages):
+        height = float(page.mediabox.height)
+
+        def visit(text, cm, tm, font, points, number=number, height=height):
+            if text.strip():
+                found.append((number, tm[4] * MM, (height - tm[5]) * MM, font["/BaseFont"][1:], points, text.strip()))
+
+        page.extract_text(visitor_text=visit)
+    return found
+
+
+def width_of(text: str, font: str, points: float) -> float:
+    """How wide `text` is set in a built-in font, in millimetres (the minus is Symbol's -)."""
+    from fpdf import FPDF
+
+    pdf = FPDF(unit="mm")
+    pdf.add_page()
+    pdf.set_font(font, "", points)
+    return pdf.get_string_width(text.replace("−", "-"))
+
+
+def test_a_nine_by_nine_gets_a_bigger_box_and_no_clue_touches_a_wall(tmp_path, example):
+    """Every board had the same box: a 9×9's cells were 7.4 mm (a 4×4's 16.8 mm) and a
+    clue such as 144× ran into the wall, the cell() margin left out of its width."""
+    sheets = [Sheet(example, "Four", "4×4", None), Sheet(long_clues(), "Nine", "9×9", None)]
+    path = tmp_path / "b.pdf"
+    write_booklet(sheets, str(path))
+    four, nine = booklet_layout(sheets)[:2]
+    assert nine.side > 2 * four.side and nine.cell == four.cell == PUZZLE_CELL
+    texts = drawn_texts(path)
+    for placed in (four, nine):
+        for cage in placed.sheet.puzzle.cages:
+            r, c = cage.anchor
+            left, top = placed.left + c * placed.cell, placed.top + r * placed.cell
+            inside = [t for t in texts if t[0] == placed.page and left <= t[1] < left + placed.cell
+                      and top < t[2] < top + placed.cell]
+            assert "".join(t[5] for t in inside) == cage.label()
+            start, end = inside[0][1], inside[-1][1] + width_of(inside[-1][5], *inside[-1][3:5])
+            assert left + WALL / 2 < start and end < left + placed.cell - WALL / 2, (cage.label(), start, end)
+    # Read back from the page: the 9×9's first and last columns of clues are 8 cells apart.
+    starts = [t[1] for t in texts if t[0] == nine.page and nine.top < t[2] < nine.top + nine.side]
+    assert max(starts) - min(starts) >= 8 * PUZZLE_CELL - 1
+
+
+def test_minus_is_printed_as_a_minus_sign_like_times_and_divide(tmp_path, example):
+    """Helvetica has no minus sign: the PDF printed 1- beside 12× and 2÷."""
+    path = tmp_path / "b.pdf"
+    write_booklet([Sheet(example, "Four", "4×4", None)], str(path))
+    clues = [t for t in drawn_texts(path) if t[0] == 0 and t[4] < 9]  # headings: 9 points and up
+    signs = {t[5]: t[3] for t in clues if not t[5].isdigit()}
+    assert signs == {"−": "Symbol", "×": "Helvetica", "÷": "Helvetica", "+": "Helvetica"}
+    assert "-" not in "".join(t[5] for t in clues)

@@ -22,14 +22,15 @@ from kaldoku_tui.session.game import clock_text
 from kaldoku_tui.screens.replay import ReplayScreen, replay_frames
 from kaldoku_tui.screens.win import WinScreen
 from kaldoku_tui.session import Session
-from kaldoku_tui.session import store as store_module
+from kaldoku_tui.session.store import base as store_module
 from kaldoku_tui.session.game import Move, place
-from kaldoku_tui.session.store import DB_FILE, SCHEMA_VERSION, Store
+from kaldoku_tui.session.store import DB_FILE, Store, open_store
+from kaldoku_tui.session.store.schema import SCHEMA_VERSION
 
-from conftest import EXAMPLE_ID, EXAMPLE_SOLUTION, game_app
-from test_grid import screen_lines
+from conftest import EXAMPLE_ID, EXAMPLE_SOLUTION, game_app, sql, sql_write, until, workers_done
+from screen import screen_lines, screen_text
 from test_looks import not_ascii
-from test_records import screen_text, solve_by_keys
+from test_records import solve_by_keys
 
 SCHEMA_1_HOME = Path(__file__).parent / "data" / "kaldoku-schema-1"
 """A database made by kaldoku at 7d04ff8 (schema 1): game 1, the formats.md 4×4 won in
@@ -92,26 +93,27 @@ def test_a_schema_1_database_is_migrated_in_place_and_keeps_everything(tmp_path)
     before.close()
     assert len(old_games) == 2 and len(old_moves) == 18
 
-    store = Store(tmp_path)
+    store = open_store(tmp_path)
     assert store.notices == [], "migrated, not set aside"
     assert not [p for p in tmp_path.iterdir() if ".unusable" in p.name]
-    assert store.read("PRAGMA user_version") == [(SCHEMA_VERSION,)] and SCHEMA_VERSION == 2
-    games = store.read("SELECT * FROM games ORDER BY id")
-    assert [row[:-1] for row in games] == old_games, "every column kept as it was"
-    assert [row[-1] for row in games] == [None, None], "schema 1 marked no game daily"
-    assert store.read("SELECT * FROM moves ORDER BY game, seq") == old_moves
+    assert sql(tmp_path, "PRAGMA user_version") == [(SCHEMA_VERSION,)] and SCHEMA_VERSION == 3
+    games = sql(tmp_path, "SELECT * FROM games ORDER BY id")
+    assert [row[:-3] for row in games] == old_games, "every column kept as it was"
+    assert [row[-3] for row in games] == [None, None], "schema 1 marked no game daily"
+    assert [row[-2:] for row in games] == [("local", None)] * 2, "the local player's, unchecked"
+    assert sql(tmp_path, "SELECT game, seq, move, elapsed, at FROM moves ORDER BY game, seq") == old_moves
     assert store.settings() == {"shade_peers": True}
     (won_kind, won), = store.records()
     assert (won_kind, won.played, won.won, won.best) == (GameKind(4), 1, 1, 40.0)
-    saved = next(store.open_games())
+    saved = store.resume(store.open_games()[0].id).game
     resumed = Session.resume(saved.puzzle, saved.moves, saved.kind, elapsed=saved.elapsed)
     assert resumed.board.digit((0, 0)) == saved.puzzle.solution[0][0]
     assert resumed.board.view().marks == {(1, 1): frozenset({2})}
     # A daily game can be kept in the migrated database, and opening it again changes nothing.
     store.new_game(daily_puzzle(MONDAY), daily_kind(MONDAY), MONDAY)
     store.close()
-    again = Store(tmp_path)
-    assert again.read("SELECT daily FROM games ORDER BY id") == [(None,), (None,), ("2026-11-23",)]
+    again = open_store(tmp_path)
+    assert sql(tmp_path, "SELECT daily FROM games ORDER BY id") == [(None,), (None,), ("2026-11-23",)]
     again.close()
 
 
@@ -119,16 +121,16 @@ def test_a_database_from_a_newer_kaldoku_is_set_aside_not_migrated(tmp_path):
     conn = sqlite3.connect(tmp_path / DB_FILE)
     conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     conn.close()
-    store = Store(tmp_path)
+    store = open_store(tmp_path)
     assert "newer kaldoku" in store.notices[0]
-    assert store.read("PRAGMA user_version") == [(SCHEMA_VERSION,)]
+    assert sql(tmp_path, "PRAGMA user_version") == [(SCHEMA_VERSION,)]
 
 
 # --- Streaks in the store ---------------------------------------------------------------
 
 
 def test_streaks_count_dailies_won_on_their_own_day(tmp_path, monkeypatch, example4):
-    store = Store(tmp_path)
+    store = open_store(tmp_path)
     for offset in (-5, -4, -3, -1, 0):
         win_daily(store, monkeypatch, MONDAY + timedelta(days=offset))
     assert store.streaks(MONDAY) == Streaks(2, 3)
@@ -137,7 +139,7 @@ def test_streaks_count_dailies_won_on_their_own_day(tmp_path, monkeypatch, examp
 
 
 def test_what_does_not_count_for_a_streak(tmp_path, monkeypatch, example4):
-    store = Store(tmp_path)
+    store = open_store(tmp_path)
     win_daily(store, monkeypatch, MONDAY - timedelta(days=2))
     # Yesterday's puzzle played today is practice; today's revealed is not won; an
     # ordinary game won today is not a daily.
@@ -150,7 +152,7 @@ def test_what_does_not_count_for_a_streak(tmp_path, monkeypatch, example4):
 
 
 def test_a_daily_begun_before_midnight_and_won_after_counts_for_its_day(tmp_path, monkeypatch):
-    store = Store(tmp_path)
+    store = open_store(tmp_path)
     begun_on(monkeypatch, MONDAY)
     puzzle = daily_puzzle(MONDAY)
     journal, _ = store.new_game(puzzle, daily_kind(MONDAY), MONDAY)
@@ -158,7 +160,7 @@ def test_a_daily_begun_before_midnight_and_won_after_counts_for_its_day(tmp_path
     begun_on(monkeypatch, MONDAY + timedelta(days=1))  # the winning moves come after midnight
     for move in solving(puzzle):
         session.apply(move)
-    assert store.read("SELECT substr(ended, 1, 10) FROM games") == [("2026-11-24",)]
+    assert sql(tmp_path, "SELECT substr(ended, 1, 10) FROM games") == [("2026-11-24",)]
     assert store.daily_days() == {MONDAY}
 
 
@@ -166,7 +168,7 @@ def test_a_daily_begun_before_midnight_and_won_after_counts_for_its_day(tmp_path
 
 
 def test_stats_prints_and_gives_the_streaks(tmp_path, monkeypatch, capsys):
-    store = Store(tmp_path)
+    store = open_store(tmp_path)
     today = utc_day()
     for offset in (-3, -1, 0):
         win_daily(store, monkeypatch, today + timedelta(days=offset))
@@ -192,11 +194,11 @@ def test_kaldoku_daily_keeps_the_game_as_daily_and_resumes_it(monkeypatch, tmp_p
     again = built[1].game.session
     built[1].store.close()
     assert again.journal.game_id == first.journal.game_id, "the day's game in progress goes on"
-    assert Store(tmp_path).read("SELECT id, daily FROM games") == [(first.journal.game_id, "2026-11-23")]
+    assert sql(tmp_path, "SELECT id, daily FROM games") == [(first.journal.game_id, "2026-11-23")]
 
 
 def test_history_lists_games_with_their_codes(tmp_path, monkeypatch, capsys, example4):
-    store = Store(tmp_path)
+    store = open_store(tmp_path)
     begun_on(monkeypatch, MONDAY)
     play(store, example4, solving(example4))
     play(store, daily_puzzle(MONDAY), [Move("check")] + solving(daily_puzzle(MONDAY)), daily=MONDAY)
@@ -219,7 +221,7 @@ def test_history_lists_games_with_their_codes(tmp_path, monkeypatch, capsys, exa
 
 
 def test_export_prints_the_game_in_progress_or_game_id(tmp_path, capsys, example4):
-    store = Store(tmp_path)
+    store = open_store(tmp_path)
     won = play(store, example4, solving(example4))
     playing = play(store, daily_puzzle(MONDAY), [place((0, 0), 1), Move("undo")])
     store.close()
@@ -240,7 +242,7 @@ def test_export_prints_the_game_in_progress_or_game_id(tmp_path, capsys, example
 
 
 def test_export_feeds_solve(tmp_path, capsys, monkeypatch, example4):
-    store = Store(tmp_path)
+    store = open_store(tmp_path)
     play(store, example4, [place((0, 0), 1)])
     store.close()
     assert main(["export", "--data-dir", str(tmp_path)]) == 0
@@ -267,7 +269,7 @@ def test_export_feeds_solve(tmp_path, capsys, monkeypatch, example4):
     (["stats", "--streak"], "unrecognized arguments"),
 ])
 def test_bad_ids_and_arguments_are_one_line_and_status_2(tmp_path, capsys, example4, argv, message):
-    store = Store(tmp_path)
+    store = open_store(tmp_path)
     play(store, example4, [])
     store.close()
     assert main([*argv, "--data-dir", str(tmp_path)]) == 2
@@ -275,9 +277,9 @@ def test_bad_ids_and_arguments_are_one_line_and_status_2(tmp_path, capsys, examp
 
 
 def test_export_with_no_game_in_progress_and_a_game_that_cannot_be_read(tmp_path, capsys, example4):
-    store = Store(tmp_path)
+    store = open_store(tmp_path)
     play(store, example4, solving(example4))
-    store.write(lambda c: c.execute("UPDATE games SET puzzle = '{\"size\": 4'"))
+    sql_write(tmp_path, lambda c: c.execute("UPDATE games SET puzzle = '{\"size\": 4'"))
     store.close()
     assert main(["export", "--data-dir", str(tmp_path)]) == 2
     assert "no game in progress" in one_line_error(capsys)
@@ -288,10 +290,11 @@ def test_export_with_no_game_in_progress_and_a_game_that_cannot_be_read(tmp_path
 
 
 def test_a_game_whose_moves_do_not_fit_cannot_be_replayed(tmp_path, capsys, example4):
-    store = Store(tmp_path)
+    store = open_store(tmp_path)
     play(store, example4, [place((0, 0), 1)])
-    store.write(lambda c: c.execute(
-        "UPDATE moves SET move = '{\"move\": \"place\", \"states\": [[7, 7, 1, []]]}'"))
+    sql_write(tmp_path, lambda c: c.execute(
+        "UPDATE moves SET move = '{\"move\": \"place\", \"states\": [[7, 7, 1, []]]}', "
+        "sum = NULL"))  # no checksum, as an older kaldoku wrote it: read, then refused
     store.close()
     assert main(["replay", "1", "--data-dir", str(tmp_path)]) == 2
     assert "game 1 cannot be replayed: a place move off the board" in one_line_error(capsys)
@@ -301,12 +304,12 @@ def test_a_game_whose_moves_do_not_fit_cannot_be_replayed(tmp_path, capsys, exam
 
 
 def test_a_replay_of_a_real_game_ends_on_its_final_board(tmp_path, example4):
-    store = Store(tmp_path)
+    store = open_store(tmp_path)
     moves = [place((0, 0), 2), Move("note", (1, 1), 3), Move("undo"), place((0, 0), 1),
              Move("check"), Move("fill")] + solving(example4)[1:]
     session = play(store, example4, moves)
     assert session.outcome == "won"
-    saved = Store(tmp_path).game(session.journal.game_id)
+    saved = open_store(tmp_path).game(session.journal.game_id)
     assert (saved.outcome, len(saved.moves)) == ("won", len(moves))
     frames = replay_frames(saved)
     assert len(frames) == len(moves) + 1
@@ -359,10 +362,7 @@ async def test_a_replay_plays_by_itself_to_the_end(row_sums, tmp_path):
         await solve_by_keys(app, pilot, row_sums.solution)
         await pilot.press("r", *["plus"] * 5)
         replay = app.screen
-        for _ in range(100):
-            if not replay.playing:
-                break
-            await pilot.pause(0.05)
+        await until(pilot, lambda: not replay.playing, what="the replay at its end")
         assert replay.at == 9 and replay.query_one("#replay-grid").view.grid == row_sums.solution
 
 
@@ -381,7 +381,7 @@ async def test_replay_in_ascii_shows_only_ascii(row_sums, tmp_path):
 async def test_a_daily_won_shows_its_result_line_with_the_streak(tmp_path, monkeypatch, row_sums):
     import kaldoku_tui.screens.win as win_module
 
-    store = Store(tmp_path)
+    store = open_store(tmp_path)
     win_daily(store, monkeypatch, MONDAY - timedelta(days=1))
     store.close()
     begun_on(monkeypatch, MONDAY)
@@ -389,7 +389,7 @@ async def test_a_daily_won_shows_its_result_line_with_the_streak(tmp_path, monke
     app = game_app(row_sums, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         app.start_daily(MONDAY)  # as the new-game dialog's daily entry does
-        await app.workers.wait_for_complete()
+        await workers_done(app)
         await pilot.pause()
         session = app.game.session
         assert session.puzzle == daily_puzzle(MONDAY)
@@ -398,7 +398,7 @@ async def test_a_daily_won_shows_its_result_line_with_the_streak(tmp_path, monke
         assert result == "kaldoku daily 2026-11-23 · 4×4 normal · 0:00 · no help · streak 2"
         await pilot.press("c")
         assert app.clipboard == result
-    assert Store(tmp_path).streaks(MONDAY) == Streaks(2, 2)
+    assert open_store(tmp_path).streaks(MONDAY) == Streaks(2, 2)
 
 
 async def test_the_share_code_command_shows_the_code(example4):
@@ -414,7 +414,7 @@ async def test_the_share_code_command_shows_the_code(example4):
 
 
 async def test_the_statistics_screen_charts_the_chosen_kind(tmp_path, monkeypatch, example4, row_sums):
-    store = Store(tmp_path)
+    store = open_store(tmp_path)
     for moves in (solving(example4), [Move("check")] + solving(example4)):
         play(store, example4, moves)
     play(store, row_sums, solving(row_sums))
@@ -443,7 +443,7 @@ async def test_the_statistics_screen_charts_the_chosen_kind(tmp_path, monkeypatc
 
 
 async def test_the_statistics_screen_in_ascii(tmp_path, example4, row_sums):
-    store = Store(tmp_path)
+    store = open_store(tmp_path)
     play(store, example4, solving(example4))
     store.close()
     app = game_app(row_sums, tmp_path, ascii=True)
@@ -458,7 +458,7 @@ async def test_the_statistics_screen_in_ascii(tmp_path, example4, row_sums):
 async def test_kaldoku_replay_id_opens_the_replay_and_q_ends_it(tmp_path, monkeypatch, example4):
     from kaldoku_tui.screens.replay import ReplayApp
 
-    store = Store(tmp_path)
+    store = open_store(tmp_path)
     play(store, example4, solving(example4))
     store.close()
     opened = []
@@ -479,7 +479,7 @@ def test_history_export_and_stats_do_not_import_textual(tmp_path, example4):
     import subprocess
     import sys
 
-    store = Store(tmp_path)
+    store = open_store(tmp_path)
     play(store, example4, solving(example4))
     store.close()
     home = str(tmp_path)
@@ -495,14 +495,14 @@ def test_history_export_and_stats_do_not_import_textual(tmp_path, example4):
 
 
 def test_history_and_export_print_nothing_raw_from_a_crafted_database(tmp_path, capsys, example4):
-    store = Store(tmp_path)
+    store = open_store(tmp_path)
     play(store, example4, [])
     play(store, example4, [place((0, 0), 1)])
-    store.write(lambda c: c.execute(
+    sql_write(tmp_path, lambda c: c.execute(
         "UPDATE games SET outcome = 'won\x1b]0;pwned\x07', kind = '\x1b[2J', started = '2026\u202e-11' "
         "WHERE id = 1"))
     crafted = json.dumps({"move": "place", "note": "\x1b[31m\u202e"})
-    store.write(lambda c: c.execute("UPDATE moves SET move = ?", (crafted,)))
+    sql_write(tmp_path, lambda c: c.execute("UPDATE moves SET move = ?", (crafted,)))
     store.close()
     assert main(["history", "--data-dir", str(tmp_path)]) == 0
     assert main(["export", "2", "--moves", "--data-dir", str(tmp_path)]) == 0
@@ -510,3 +510,39 @@ def test_history_and_export_print_nothing_raw_from_a_crafted_database(tmp_path, 
     assert "\x1b" not in out and "\x07" not in out and "\u202e" not in out
     assert "won\\x1b]0;pwned\\x07" in out and "\\x1b[2J" in out
     assert json.loads(out.splitlines()[-1])["note"] == "\x1b[31m\u202e"
+
+
+SCHEMA_2_HOME = Path(__file__).parent / "data" / "kaldoku-schema-2"
+
+
+def test_a_schema_2_database_moves_over_under_the_local_player_with_nothing_lost(tmp_path):
+    """Issue 24: today's kaldoku.db (made by main's code, tests/data/kaldoku-schema-2)."""
+    shutil.copy(SCHEMA_2_HOME / DB_FILE, tmp_path / DB_FILE)
+    before = sqlite3.connect(tmp_path / DB_FILE)
+    assert before.execute("PRAGMA user_version").fetchone()[0] == 2
+    old = {table: before.execute(f"SELECT * FROM {table} ORDER BY 1, 2").fetchall()
+           for table in ("games", "moves", "settings", "bank", "carried")}
+    before.close()
+    store = open_store(tmp_path)
+    assert store.notices == [] and store.player == "local"
+    assert sql(tmp_path, "PRAGMA user_version") == [(3,)]
+    games = sql(tmp_path, "SELECT * FROM games ORDER BY id")
+    assert [row[:13] for row in games] == old["games"] and {row[13] for row in games} == {"local"}
+    assert sql(tmp_path, "SELECT game, seq, move, elapsed, at FROM moves ORDER BY 1, 2") == old["moves"]
+    assert sql(tmp_path, "SELECT key, value FROM settings WHERE player = 'local' ORDER BY 1") == \
+        sorted(old["settings"])
+    assert sql(tmp_path, "SELECT id, kind, puzzle FROM bank WHERE player = 'local'") == old["bank"]
+    assert store.settings()["shade_peers"] is True
+    (kind, record), = store.records()
+    assert kind == GameKind(4) and record == store_module.Record(5, 3, 2, 33.5, 40.0)
+    assert [g.id for g in store.open_games()] == [4, 3]
+    resumed = store.resume(4)
+    session = Session.resume(resumed.game.puzzle, resumed.game.moves, resumed.game.kind,
+                             elapsed=resumed.game.elapsed, now=lambda: 0.0)
+    assert session.board.digit((0, 0)) == 1 and session.board.notes((1, 1)) == {2}
+    assert session.board.digit((2, 2)) == 0 and session.board.can_redo and session.elapsed == 7.0
+    assert [g.id for g in store.history()] == [4, 3, 2, 1]
+    assert len(store.bank_counts()) == 1
+    other = open_store(tmp_path, "name:ann")
+    assert other.open_games() == [] and other.records() == [] and other.settings() == {}
+    assert other.history() == [] and other.bank_counts() == {}

@@ -5,15 +5,11 @@ from __future__ import annotations
 from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.screens.records import RecordsScreen
 from kaldoku_tui.screens.win import WinScreen
-from kaldoku_tui.session.store import Record, Store
+from kaldoku_tui.session.store import Record, open_store
 
 from conftest import game_app
-from test_grid import screen_lines
+from screen import screen_lines, screen_text
 from test_looks import not_ascii
-
-
-def screen_text(app) -> str:
-    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
 
 
 async def solve_by_keys(app, pilot, grid) -> None:
@@ -41,7 +37,7 @@ async def test_a_win_is_counted_once_and_shown(row_sums, tmp_path):
         table = screen_text(app)
         assert "Kind of game  Played  Won  No help  Best  Median" in table
         assert "3×3 · +−×÷         1    1        1  1:23    1:23" in table
-    assert Store(tmp_path).record(GameKind.of(row_sums)) == Record(1, 1, 1, 83.0, 83.0)
+    assert open_store(tmp_path).record(GameKind.of(row_sums)) == Record(1, 1, 1, 83.0, 83.0)
 
 
 async def test_a_win_with_help_sets_no_best_time_and_shows_only_ascii(row_sums, tmp_path):
@@ -51,7 +47,7 @@ async def test_a_win_with_help_sets_no_best_time_and_shows_only_ascii(row_sums, 
         await solve_by_keys(app, pilot, row_sums.solution)
         assert str(app.screen.query_one("#win-record").render()) == "Won 1 of 1 played."
         assert not_ascii(screen_lines(app)) == {}
-    assert Store(tmp_path).record(GameKind.of(row_sums)) == Record(1, 1, 0, None, None)
+    assert open_store(tmp_path).record(GameKind.of(row_sums)) == Record(1, 1, 0, None, None)
 
 
 async def test_a_reveal_counts_as_played_not_won(example, tmp_path):
@@ -59,7 +55,7 @@ async def test_a_reveal_counts_as_played_not_won(example, tmp_path):
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("v", "y")
         assert app.game.session.outcome == "revealed"
-    assert Store(tmp_path).record(GameKind.of(example)) == Record(played=1)
+    assert open_store(tmp_path).record(GameKind.of(example)) == Record(played=1)
 
 
 async def test_a_game_left_for_a_new_one_counts_as_played(example, row_sums, tmp_path):
@@ -70,7 +66,7 @@ async def test_a_game_left_for_a_new_one_counts_as_played(example, row_sums, tmp
         await pilot.press("1", "g", "3", "enter")
         assert app.game.session.board.puzzle == row_sums
         await pilot.press("g", "4", "escape")
-    store = Store(tmp_path)
+    store = open_store(tmp_path)
     assert store.record(GameKind.of(example)) == Record(played=1)
     assert store.record(GameKind(3)) == Record(), "the 3×3 was not left: the dialog was cancelled"
 

@@ -10,15 +10,13 @@ from kaldoku_tui.app import ensure_solution
 from kaldoku_tui.engine.formats import read_keen
 from kaldoku_tui.engine.kinds import GameKind
 
-from conftest import KEEN_IDS, game_app
+from conftest import KEEN_IDS, game_app, until, workers_done
+from screen import screen_lines
+from test_grid import bands_placed
 
 
 def keen(size: int):
     return ensure_solution(read_keen(next(k for k in KEEN_IDS if k.startswith(f"{size}:"))))
-
-
-def screen_lines(app) -> list[str]:
-    return [strip.text for strip in app.screen._compositor.render_strips()]
 
 
 def status_text(app) -> str:
@@ -71,7 +69,7 @@ async def test_numbers_labels_and_a_whole_hint_are_on_screen(area, n):
         before = (layout, status)
 
         await pilot.press("t", "t")
-        await app.workers.wait_for_complete()
+        await workers_done(app)
         await pilot.pause()
         message = app.game.message
         assert message.startswith("Hint 2/3"), message
@@ -173,7 +171,8 @@ async def test_a_new_game_of_another_size_is_drawn_at_its_own_layout_at_once(mon
 
     app = game_app(keen(4))
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.5)
+        grid = app.game.grid
+        await bands_placed(pilot, grid)
         drawn = []
         draw_line = KenKenGrid.draw_line
 
@@ -183,7 +182,8 @@ async def test_a_new_game_of_another_size_is_drawn_at_its_own_layout_at_once(mon
 
         monkeypatch.setattr(KenKenGrid, "draw_line", spy)
         app.game.begin(GameKind(9), keen(9))
-        await pilot.pause(0.5)
+        await until(pilot, lambda: getattr(grid.board_layout, "size", 0) == 9, what="the 9×9 laid out")
+        await bands_placed(pilot, grid)
         final = app.game.grid.board_layout
         assert final.size == 9 and final.rulers
         assert {(size, layout, area) for size, layout, area in drawn} == {(9, final, app.game.grid.size)}, \

@@ -7,9 +7,10 @@ from kaldoku_tui.bank import Bank
 from kaldoku_tui.cli import game_parser
 from kaldoku_tui.screens.settings import SettingsScreen
 from kaldoku_tui.session.settings import Settings
-from kaldoku_tui.session.store import Store
+from kaldoku_tui.session.store import open_store
 
 from conftest import EXAMPLE_ID, game_app
+from screen import screen_cells
 
 SIZE = (80, 24)
 
@@ -39,12 +40,12 @@ async def test_turning_auto_clean_off_keeps_the_notes_and_is_kept(tmp_path):
         await pilot.press("1")
         assert app.game.session.board.notes((0, 1)) == {1, 2}, "the 1 stays in its row's notes"
         assert app.game.message == "", "old news goes with a move"
-    assert Store(tmp_path).settings()["auto_clean_notes"] is False
+    assert open_store(tmp_path).settings()["auto_clean_notes"] is False
 
     assert start(tmp_path).settings == Settings(auto_clean_notes=False)
 
     # The game was saved with clean-up off; turned on again, the setting wins on resuming.
-    Store(tmp_path).save_settings(Settings().to_dict())
+    open_store(tmp_path).save_settings(Settings().to_dict())
     again = start(tmp_path)
     async with again.run_test(size=SIZE) as pilot:
         await pilot.press("right", "n", "3", "n", "left", "3")
@@ -64,8 +65,7 @@ async def test_shading_changes_what_the_grid_draws(example):
     async with app.run_test(size=SIZE) as pilot:
         def peer_row() -> list:
             # The cursor's row, far from the cursor: its styles change with shading only.
-            strip = app.screen._compositor.render_strips()[app.game.grid.region.y + 4]
-            return [(char, segment.style) for segment in strip for char in segment.text][-40:]
+            return screen_cells(app)[app.game.grid.region.y + 4][-40:]
 
         await pilot.pause()
         plain = peer_row()
@@ -101,7 +101,7 @@ def test_a_corrupt_settings_file_of_0_1_0_is_set_aside(tmp_path):
     assert app.settings == Settings()
     assert "settings.json" in app.game.message
     assert (tmp_path / "settings.json.unusable").read_text() == "{not json"
-    assert Store(tmp_path).settings() == {}
+    assert open_store(tmp_path).settings() == {}
 
 
 def test_a_theme_setting_must_look_like_a_theme_name():
@@ -117,11 +117,11 @@ async def test_a_theme_picked_in_the_palette_is_kept(tmp_path):
         app.theme = "nord"  # what the palette's theme picker does
         await pilot.pause()
         assert app.settings.theme == "nord" and "Settings saved" in app.game.message
-    assert Store(tmp_path).settings()["theme"] == "nord"
+    assert open_store(tmp_path).settings()["theme"] == "nord"
     again = start(tmp_path)
     assert again.theme == "nord"
     # A theme this Textual does not have: the default.
-    Store(tmp_path).save_settings({"theme": "no-such-theme"})
+    open_store(tmp_path).save_settings({"theme": "no-such-theme"})
     assert start(tmp_path).theme == "textual-dark"
 
 
@@ -135,12 +135,12 @@ async def test_the_cursor_is_where_it_was_when_the_game_is_resumed(tmp_path):
         assert again.game.grid.cursor == (2, 1)
         assert "Resumed" in again.game.message
     # Another game's cursor, or a damaged one, leaves the cursor at the top left.
-    Store(tmp_path).save_settings({"cursor": {"game": 999, "cell": [3, 3]}})
+    open_store(tmp_path).save_settings({"cursor": {"game": 999, "cell": [3, 3]}})
     third = start(tmp_path)
     async with third.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert third.game.grid.cursor == (0, 0)
-    Store(tmp_path).save_settings({"cursor": {"game": third.game.session.journal.game_id,
+    open_store(tmp_path).save_settings({"cursor": {"game": third.game.session.journal.game_id,
                                               "cell": ["x", None]}})
     fourth = start(tmp_path)
     async with fourth.run_test(size=SIZE) as pilot:

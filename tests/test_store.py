@@ -15,18 +15,18 @@ from pathlib import Path
 
 import pytest
 
-from kaldoku_tui.engine.board import Board
 from kaldoku_tui.engine.formats import read_keen
 from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.session import Session
-from kaldoku_tui.session import store as store_module
+from kaldoku_tui.session.store import sqlite as store_module
 from kaldoku_tui.session.game import Move, place
 from kaldoku_tui.session.legacy import import_legacy
 from kaldoku_tui.bank import STARTING_KINDS
-from kaldoku_tui.session.store import DB_FILE, Store, UnsafeDirectory, data_dir
+from kaldoku_tui.session.store import DB_FILE, GameDamaged, Store, UnsafeDirectory, data_dir, open_store
+from kaldoku_tui.session.legacy import board_from_dict
 
-from conftest import EXAMPLE_ID, EXAMPLE_SOLUTION, saved_session
-from sshbox import KALDOKU, KEEN_4, MOVES, MOVES_ON_SCREEN, Terminal, kaldoku_running, \
+from conftest import EXAMPLE_ID, EXAMPLE_SOLUTION, saved_session, sql, sql_write
+from sshbox import KALDOKU, KEEN_4, MOVES, MOVES_ON_SCREEN, Terminal, aside, kaldoku_running, \
     moves_saved, saved_board, wait_for
 
 OLD_HOME = Path(__file__).parent / "data" / "kaldoku-0.1.0"
@@ -49,21 +49,17 @@ def play(store: Store, puzzle, *moves) -> Session:
     return session
 
 
-def aside(directory: Path) -> list[str]:
-    return sorted(p.name for p in directory.iterdir() if ".unusable" in p.name)
-
-
 def test_a_game_is_kept_move_by_move_and_resumes(tmp_path, example4):
-    session = play(Store(tmp_path), example4, place((0, 0), 1), place((1, 1), 1))
+    session = play(open_store(tmp_path), example4, place((0, 0), 1), place((1, 1), 1))
     again = saved_session(tmp_path)
     assert again.board.view() == session.board.view()
-    rows = Store(tmp_path).read("SELECT seq, move FROM moves ORDER BY seq")
+    rows = sql(tmp_path, "SELECT seq, move FROM moves ORDER BY seq")
     assert [seq for seq, _ in rows] == [1, 2]
     assert json.loads(rows[1][1])["cell"] == [1, 1]
 
 
 def test_the_database_is_wal_and_says_its_schema(tmp_path):
-    store = Store(tmp_path)
+    store = open_store(tmp_path)
     assert store.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert store.conn.execute("PRAGMA user_version").fetchone()[0] == store_module.SCHEMA_VERSION
     assert store.notices == [] and store.saving
@@ -85,7 +81,7 @@ def test_data_dir_precedence(tmp_path, monkeypatch):
 ])
 def test_a_damaged_database_is_set_aside_and_play_goes_on(tmp_path, example4, content, words):
     (tmp_path / DB_FILE).write_bytes(content)
-    store = Store(tmp_path)
+    store = open_store(tmp_path)
     if words is None:  # An empty file is a new database, not a damaged one.
         assert store.notices == []
         return
@@ -100,28 +96,34 @@ def test_a_damaged_database_is_set_aside_and_play_goes_on(tmp_path, example4, co
 def test_a_database_of_a_newer_kaldoku_is_set_aside(tmp_path):
     with sqlite3.connect(tmp_path / DB_FILE) as db:
         db.execute("PRAGMA user_version = 99")
-    store = Store(tmp_path)
+    store = open_store(tmp_path)
     assert "newer kaldoku" in store.notices[0]
     assert aside(tmp_path) == [p for p in aside(tmp_path) if p.startswith(DB_FILE)]
 
 
-def test_a_database_locked_past_the_timeout_is_set_aside(tmp_path, monkeypatch):
+def test_a_database_locked_past_the_timeout_is_never_set_aside_and_saves_when_let_go(
+        tmp_path, monkeypatch, example4):
+    """Issue 24: a stuck writer never makes another process set the store aside; saving is
+    paused (the player is told who holds it) and every move is saved once it lets go."""
     monkeypatch.setattr(store_module, "BUSY_TIMEOUT", 0.2)
-    Store(tmp_path).close()
+    open_store(tmp_path).close()
     holder = sqlite3.connect(tmp_path / DB_FILE, isolation_level=None)
     holder.execute("BEGIN EXCLUSIVE")
     try:
-        store = Store(tmp_path)
-        assert "locked" in store.notices[0] and store.saving
+        store = open_store(tmp_path)
+        assert "another kaldoku holds the store" in store.notices[0] and not store.saving
+        session = play(store, example4, place((0, 0), 1), place((0, 1), 2))
     finally:
         holder.close()
-    assert aside(tmp_path)
+    assert not aside(tmp_path)
+    assert session.apply(place((0, 2), 3)).message == "Saving is back on: every move so far is saved."
+    assert [m for m in saved_session(tmp_path).board.grid[0]] == [1, 2, 3, 0]
 
 
 def test_a_directory_that_cannot_be_made_plays_without_saving_and_says_so_at_once(tmp_path, example4):
     blocked = tmp_path / "file"
     blocked.write_text("")
-    store = Store(blocked / "home")
+    store = open_store(blocked / "home")
     assert store.notices[0].startswith("Saving is off") and not store.saving
     session = play(store, example4, place((0, 0), 1))
     assert session.board.digit((0, 0)) == 1
@@ -153,15 +155,16 @@ def full_disk(monkeypatch):
 
 
 def test_a_full_disk_at_start_plays_on_and_saving_resumes_with_room(tmp_path, example4, full_disk):
-    play(Store(tmp_path), example4, place((0, 0), 1))
+    play(open_store(tmp_path), example4, place((0, 0), 1))
     full_disk.full = True
-    store = Store(tmp_path)
+    store = open_store(tmp_path)
     assert store.notices == ["Saving is off: database or disk is full. Your moves are kept and "
                              "saved when there is room."]
     assert not aside(tmp_path), "a full disk is no reason to set a database aside"
-    saved = next(store.open_games())
+    taken = store.resume(store.open_games()[0].id)
+    saved = taken.game
     session = Session.resume(saved.puzzle, saved.moves, saved.kind)
-    session.journal, _ = store.take(saved)
+    session.journal = taken.journal
     assert session.board.digit((0, 0)) == 1, "the game in progress is read"
     assert session.apply(place((1, 1), 1)).message is None, "told once already"
     full_disk.full = False
@@ -170,7 +173,7 @@ def test_a_full_disk_at_start_plays_on_and_saving_resumes_with_room(tmp_path, ex
 
 
 def test_a_disk_that_fills_in_play_keeps_the_moves_until_there_is_room(tmp_path, example4, full_disk):
-    session = play(Store(tmp_path), example4, place((0, 0), 1))
+    session = play(open_store(tmp_path), example4, place((0, 0), 1))
     full_disk.full = True
     assert session.apply(place((1, 1), 1)).message.startswith("Saving is off: database or disk is full")
     assert session.apply(place((2, 2), 1)).message is None
@@ -181,11 +184,12 @@ def test_a_disk_that_fills_in_play_keeps_the_moves_until_there_is_room(tmp_path,
 
 
 def test_a_second_kaldoku_takes_the_game_over_and_the_first_writes_no_more(tmp_path, example4):
-    first = play(Store(tmp_path), example4, place((0, 0), 1))
-    other = Store(tmp_path)
-    saved = next(other.open_games())
+    first = play(open_store(tmp_path), example4, place((0, 0), 1))
+    other = open_store(tmp_path)
+    taken = other.resume(other.open_games()[0].id)
+    saved = taken.game
     second = Session.resume(saved.puzzle, saved.moves, saved.kind)
-    second.journal, _ = other.take(saved)
+    second.journal = taken.journal
     second.apply(place((1, 1), 1))
     second.apply(place((2, 2), 1))
     # The first, idle meanwhile (a lid closed over SSH), wakes: its clock save and its
@@ -201,7 +205,7 @@ def test_a_second_kaldoku_takes_the_game_over_and_the_first_writes_no_more(tmp_p
 
 
 def write_games(directory, tag, count):
-    store = Store(directory)
+    store = open_store(directory)
     puzzle = read_keen(EXAMPLE_ID).with_solution(EXAMPLE_SOLUTION)
     journal, _ = store.new_game(puzzle, GameKind(4))
     for i in range(count):
@@ -209,7 +213,7 @@ def write_games(directory, tag, count):
 
 
 def test_two_processes_writing_at_once_never_corrupt_anything(tmp_path):
-    Store(tmp_path).close()
+    open_store(tmp_path).close()
     context = multiprocessing.get_context("fork")
     writers = [context.Process(target=write_games, args=(tmp_path, tag, 200)) for tag in "ab"]
     for writer in writers:
@@ -217,26 +221,27 @@ def test_two_processes_writing_at_once_never_corrupt_anything(tmp_path):
     for writer in writers:
         writer.join()
         assert writer.exitcode == 0
-    store = Store(tmp_path)
-    assert store.read("PRAGMA integrity_check") == [("ok",)]
-    for game_id, in store.read("SELECT id FROM games"):
-        moves = [json.loads(m) for m, in store.read(
+    assert open_store(tmp_path).notices == []
+    assert sql(tmp_path, "PRAGMA integrity_check") == [("ok",)]
+    for game_id, in sql(tmp_path, "SELECT id FROM games"):
+        moves = [json.loads(m) for m, in sql(tmp_path,
             "SELECT move FROM moves WHERE game = ? ORDER BY seq", game_id)]
         assert [m["i"] for m in moves] == list(range(200)) and len({m["writer"] for m in moves}) == 1
 
 
 def test_a_game_that_cannot_be_resumed_is_kept_aside_and_not_counted(tmp_path, example4):
-    store = Store(tmp_path)
+    store = open_store(tmp_path)
     play(store, example4, place((0, 0), 1))
-    store.write(lambda c: c.execute("UPDATE games SET elapsed = 'NaN'"))
-    found = list(Store(tmp_path).open_games())
-    assert isinstance(found[0], tuple) and "not a time" in found[0][1]
-    store.set_game_aside(*found[0])
-    assert list(Store(tmp_path).open_games()) == [] and Store(tmp_path).records() == []
+    sql_write(tmp_path, lambda c: c.execute("UPDATE games SET elapsed = 'NaN'"))
+    found = open_store(tmp_path).open_games()
+    with pytest.raises(GameDamaged, match="not a time") as damage:
+        store.resume(found[0].id)
+    store.set_game_aside(found[0].id, str(damage.value))
+    assert list(open_store(tmp_path).open_games()) == [] and open_store(tmp_path).records() == []
 
 
 def test_records_are_queries_over_the_games(tmp_path, example4):
-    store = Store(tmp_path)
+    store = open_store(tmp_path)
     times = iter([100.0, 50.0, 70.0])
 
     def won(*help_moves):
@@ -268,11 +273,11 @@ def test_the_0_1_0_data_directory_is_carried_over(tmp_path):
     home = tmp_path / "home"
     shutil.copytree(OLD_HOME, home)
     old = json.loads((OLD_HOME / "game.json").read_text())["game"]
-    old_board = Board.from_dict(old["board"])
-    store = Store(home)
+    old_board = board_from_dict(old["board"])
+    store = open_store(home)
     notices = import_legacy(store)
     assert notices == ["Your game from kaldoku 0.1.0 was carried over."]
-    saved = next(store.open_games())
+    saved = store.resume(store.open_games()[0].id).game
     session = Session.resume(saved.puzzle, saved.moves, saved.kind, elapsed=saved.elapsed)
     assert session.board.view() == old_board.view()
     assert saved.elapsed == old["elapsed"] == 24.2
@@ -292,7 +297,7 @@ def test_the_0_1_0_data_directory_is_carried_over(tmp_path):
     names = sorted(p.name for p in home.iterdir())
     assert {"game.json.imported", "stats.json.imported", "settings.json.imported",
             "bank.json.imported"} <= set(names), "renamed, never deleted"
-    assert import_legacy(Store(home)) == [], "once"
+    assert import_legacy(open_store(home)) == [], "once"
 
 
 def test_a_0_1_0_game_of_a_kind_no_longer_offered_keeps_its_kind(tmp_path):
@@ -301,10 +306,10 @@ def test_a_0_1_0_game_of_a_kind_no_longer_offered_keeps_its_kind(tmp_path):
     data = json.loads((OLD_HOME / "game.json").read_text())
     data["game"]["board"]["puzzle"]["difficulty"] = "extreme"
     (home / "game.json").write_text(json.dumps(data))
-    store = Store(home)
+    store = open_store(home)
     import_legacy(store)
     kind = GameKind(4, "all", "extreme")
-    assert kind.offered and next(store.open_games()).kind == kind
+    assert kind.offered and store.resume(store.open_games()[0].id).game.kind == kind
 
 
 @pytest.mark.parametrize("name, content, words", [
@@ -325,7 +330,7 @@ def test_hostile_values_in_0_1_0_files_set_the_file_aside(tmp_path, name, conten
     shutil.copytree(OLD_HOME, home)
     board = json.dumps(json.loads((OLD_HOME / "game.json").read_text())["game"]["board"])
     (home / name).write_text(content.replace("%s", board) if "%s" in content else content)
-    store = Store(home)
+    store = open_store(home)
     notices = import_legacy(store)
     told = [n for n in notices if name in n]
     assert len(told) == 1 and words in told[0], notices
@@ -341,7 +346,7 @@ def test_a_symlinked_database_is_refused_and_never_followed(tmp_path):
     home.mkdir(mode=0o700)
     (home / DB_FILE).symlink_to(target)
     with pytest.raises(UnsafeDirectory, match="symbolic link"):
-        Store(home)
+        open_store(home)
     assert target.read_text() == "the player's own file"
 
 
@@ -350,7 +355,7 @@ def test_a_directory_anyone_can_write_in_is_refused(tmp_path):
     home.mkdir()
     home.chmod(0o777)
     with pytest.raises(UnsafeDirectory, match="anyone"):
-        Store(home)
+        open_store(home)
 
 
 def test_files_that_are_not_ours_are_left_alone(tmp_path, example4):
@@ -358,7 +363,7 @@ def test_files_that_are_not_ours_are_left_alone(tmp_path, example4):
     mine.write_text("the player's")
     os.utime(mine, (0, 0))
     (tmp_path / "game.json.bak").write_text("x")
-    play(Store(tmp_path), example4, place((0, 0), 1))
+    play(open_store(tmp_path), example4, place((0, 0), 1))
     assert mine.read_text() == "the player's" and (tmp_path / "game.json.bak").exists()
 
 
@@ -412,9 +417,9 @@ def test_kill_9_at_a_random_moment_loses_at_most_the_move_being_made(tmp_path, t
         assert wait_for(terminal.dead)
     finally:
         terminal.close()
-    store = Store(home)
-    assert store.read("PRAGMA integrity_check") == [("ok",)] and store.notices == []
-    saved = next(store.open_games())
+    store = open_store(home)
+    assert sql(home, "PRAGMA integrity_check") == [("ok",)] and store.notices == []
+    saved = store.resume(store.open_games()[0].id).game
     session = Session.resume(saved.puzzle, saved.moves, saved.kind)
     # What was kept is the board after some first moves of the burst, in order.
     digits = [d for row in session.board.grid for d in row if d]
@@ -431,14 +436,18 @@ def test_a_ghost_kaldoku_never_overwrites_the_game_played_elsewhere(tmp_path):
             player.wait_for_text("Resumed")
             player.press(*MOVES)
             player.wait_for_text(MOVES_ON_SCREEN)
+            # The digits show before the keys after them have been played: wait for the save.
+            assert wait_for(lambda: moves_saved(home)), saved_board(home)
             player.press("q")
             assert wait_for(player.dead)
         finally:
             player.close()
         ghost.press("4")  # the ghost wakes: its move is taken back, and it is told
         ghost.wait_for_text("This game is being played in another kaldoku now")
-        ghost.press("l", "3")
-        assert "   3   " not in ghost.screen().splitlines()[5], "and it takes no more moves"
+        ghost.press("l", "3", "n")  # notes mode shows once the keys before it are played
+        screen = ghost.wait_for_text("NOTES ON")
+        first_row = next(line for line in screen.splitlines() if line.lstrip().startswith("1 ┃"))
+        assert "   3   " not in first_row, "and it takes no more moves"
         ghost.press("q")
         assert wait_for(ghost.dead)
     finally:
@@ -448,10 +457,9 @@ def test_a_ghost_kaldoku_never_overwrites_the_game_played_elsewhere(tmp_path):
 
 
 def test_the_move_that_finds_the_game_taken_is_taken_back(tmp_path, example4):
-    first = play(Store(tmp_path), example4, place((0, 0), 1))
-    other = Store(tmp_path)
-    saved = next(other.open_games())
-    other.take(saved)
+    first = play(open_store(tmp_path), example4, place((0, 0), 1))
+    other = open_store(tmp_path)
+    other.resume(other.open_games()[0].id)
     update = first.apply(place((1, 1), 1))
     assert update.board and update.message.startswith("This game is being played in another")
     assert first.board.digit((1, 1)) == 0 and first.board.digit((0, 0)) == 1
@@ -467,6 +475,6 @@ def test_notes_on_a_filled_cell_in_a_0_1_0_save_set_it_aside(tmp_path):
     assert board["digits"][2][2] == 1
     board["notes"].append([2, 2, [3]])
     (home / "game.json").write_text(json.dumps(saved))
-    notices = import_legacy(Store(home))
+    notices = import_legacy(open_store(home))
     assert any("game.json" in n and "a digit and notes" in n for n in notices), notices
     assert (home / "game.json.unusable").exists()

@@ -11,9 +11,10 @@ from kaldoku_tui.engine.puzzle import PuzzleError
 from kaldoku_tui.session import MoveError, Session
 from kaldoku_tui.session.game import MOVES
 from kaldoku_tui.session.legacy import import_legacy
-from kaldoku_tui.session.store import Store
+from kaldoku_tui.session.store import open_store
 
 from conftest import EXAMPLE_ID, EXAMPLE_SOLUTION
+from strategies import examples
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers(-10**30, 10**30) | st.floats() | st.text(max_size=8),
@@ -34,7 +35,7 @@ def example4():
     return read_keen(EXAMPLE_ID).with_solution(EXAMPLE_SOLUTION)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(st.lists(RECORD, max_size=12))
 @example([{"move": "place", "states": [[0, 0, 1, [2]]]}])
 @example([{"move": "note", "states": [[0, 0, 0, [1e999]]]}])
@@ -48,7 +49,7 @@ def test_any_journal_resumes_or_is_refused_in_words(records):
         assert 0 <= session.board.digit(cell) <= 4
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(name=st.sampled_from(["game.json", "stats.json", "settings.json", "bank.json"]),
        content=st.one_of(JSON.map(json.dumps), st.binary(max_size=200).map(lambda b: b.decode("latin-1")),
                          JSON.map(lambda value: json.dumps({"format": "kaldoku-x", "version": 1, "x": value}))))
@@ -59,7 +60,7 @@ def test_any_0_1_0_file_is_carried_over_or_set_aside_with_a_notice(tmp_path_fact
     home = tmp_path_factory.mktemp("home")
     (home / name).write_text(content.replace("kaldoku-x", f"kaldoku-{name[:-5]}").replace(
         '"x":', f'"{name[:-5]}":'), encoding="utf-8", errors="surrogatepass")
-    store = Store(home)
+    store = open_store(home)
     notices = import_legacy(store)
     assert all("\n" not in notice for notice in notices)
     assert (home / f"{name}.imported").exists() or (home / f"{name}.unusable").exists()

@@ -62,13 +62,19 @@ def pairs_or_single(size: int, count: int) -> Iterator[Filling]:
 
 
 
+def largest(size: int, cells: int, op: str) -> int:
+    """A bound on what `cells` digits 1..size make by + or × (each digit `size`): a
+    target above it is refused before any search, whatever its number of digits."""
+    return size * cells if op == "+" else size**cells
+
+
 @lru_cache(maxsize=4096)
 def can_make(size: int, shape: Shape, op: str, target: int) -> bool:
     """Whether digits with no repeat in a row or column of `shape` make `target` by `op`."""
     if op in "-/=":
         return any(combine(op, digits) == target for digits in pairs_or_single(size, len(shape)))
-    if target < 1:
-        return False
+    if not 1 <= target <= largest(size, len(shape), op):
+        return False  # before the bit sets below, which are as long as the target
     most = _most_cells(size, shape)
     return target in _values(size, len(shape), tuple(most), op, target)
 

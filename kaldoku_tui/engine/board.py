@@ -8,10 +8,9 @@ the "before" back, redo the "after"; a new change forgets what could be redone.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping
+from typing import Iterable, Mapping
 
 from kaldoku_tui.engine.fillings import CageTooLarge, fillings
-from kaldoku_tui.engine.formats import puzzle_from_dict, puzzle_to_dict
 from kaldoku_tui.engine.puzzle import Cell, Grid, Puzzle, PuzzleError
 
 Notes = frozenset[int]
@@ -249,84 +248,3 @@ class Board:
         board._digits = [list(row) for row in self._digits]
         board._notes = dict(self._notes)
         return board
-
-    # Saving and loading.
-
-    def to_dict(self) -> dict[str, Any]:
-        """The board as JSON-able data: puzzle, digits, notes and the undo/redo history."""
-        return {
-            "puzzle": puzzle_to_dict(self.puzzle),
-            "digits": [list(row) for row in self._digits],
-            "notes": [[r, c, sorted(notes)] for (r, c), notes in sorted(self._notes.items())],
-            "auto_clean_notes": self.auto_clean_notes,
-            "undo": [_change_to_list(change) for change in self._undo],
-            "redo": [_change_to_list(change) for change in self._redo],
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Board:
-        """The board `to_dict` gave; raises PuzzleError on data that does not fit."""
-        if not isinstance(data, Mapping):
-            raise PuzzleError("a saved board must be a JSON object")
-        board = cls(puzzle_from_dict(data.get("puzzle")))
-        try:
-            board.auto_clean_notes = bool(data.get("auto_clean_notes", True))
-            digits = data["digits"]
-            if len(digits) != board.size:
-                raise ValueError("wrong number of rows")
-            for r, row in enumerate(digits):
-                if len(row) != board.size:
-                    raise ValueError("wrong number of digits in a row")
-                for c, digit in enumerate(row):
-                    board._write([((r, c), (_digit(board, digit, allow_blank=True), NO_NOTES))])
-            for r, c, notes in data.get("notes", []):
-                cell = (_whole(r), _whole(c))
-                board._check(cell)
-                board._write([(cell, (board.digit(cell), _notes(board, notes)))])
-            board._undo = [_change_from_list(board, item) for item in data.get("undo", [])]
-            board._redo = [_change_from_list(board, item) for item in data.get("redo", [])]
-        except (KeyError, TypeError, ValueError) as error:
-            raise PuzzleError(f"saved board is damaged: {error}") from None
-        return board
-
-
-def _change_to_list(change: Change) -> list[list[Any]]:
-    """Each edit as [row, column, digit before, notes before, digit after, notes after]."""
-    return [
-        [*edit.cell, edit.before[0], sorted(edit.before[1]), edit.after[0], sorted(edit.after[1])]
-        for edit in change
-    ]
-
-
-def _change_from_list(board: Board, items: Iterable[Any]) -> Change:
-    change = []
-    for r, c, old, old_notes, new, new_notes in items:
-        cell = (_whole(r), _whole(c))
-        board._check(cell)
-        change.append(
-            Edit(
-                cell,
-                (_digit(board, old, allow_blank=True), _notes(board, old_notes)),
-                (_digit(board, new, allow_blank=True), _notes(board, new_notes)),
-            )
-        )
-    if not change:
-        raise ValueError("an empty change in the history")
-    return tuple(change)
-
-
-def _whole(value: Any) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ValueError(f"{value!r} is not a whole number")
-    return value
-
-
-def _digit(board: Board, value: Any, *, allow_blank: bool = False) -> int:
-    digit = _whole(value)
-    if not (1 <= digit <= board.size or (allow_blank and digit == 0)):
-        raise ValueError(f"digit {digit} is not in 1..{board.size}")
-    return digit
-
-
-def _notes(board: Board, values: Iterable[Any]) -> Notes:
-    return frozenset(_digit(board, value) for value in values)

@@ -30,7 +30,7 @@ from kaldoku_tui.screens.settings import SettingsScreen
 from kaldoku_tui.screens.win import WinScreen, sharing
 from kaldoku_tui.session.game import Move, Session, Update, clock_text
 from kaldoku_tui.session.settings import Settings
-from kaldoku_tui.terminal import in_ascii
+from kaldoku_tui.terminal import in_ascii, shown
 from kaldoku_tui.widgets.grid import KenKenGrid, status_lines
 from kaldoku_tui.widgets.keys import KeyBar
 from kaldoku_tui.widgets.title import TitleBar
@@ -275,7 +275,8 @@ class GameScreen(Screen):
         room = self.status_room()
         if status.styles.height is None or status.styles.height.value != room:
             status.styles.height = room
-        self.pages = self.status_pages(f"{notes}{bar} {self.message}", room)
+        # A message may hold a path or a file's text: controls are shown, never obeyed.
+        self.pages = self.status_pages(f"{notes}{bar} {shown(self.message)}", room)
         self.page %= len(self.pages)
         self.show_page()
 

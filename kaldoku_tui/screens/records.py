@@ -13,7 +13,8 @@ from kaldoku_tui.engine.daily import utc_day
 from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.screens.dialogs import ReadingScreen
 from kaldoku_tui.session.game import clock_text
-from kaldoku_tui.session.store import Record, records_table, streak_text
+from kaldoku_tui.session.reports import records_table, streak_text
+from kaldoku_tui.session.store import Record
 from kaldoku_tui.terminal import in_ascii
 
 CHART_SLOTS = 10

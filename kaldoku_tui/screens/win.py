@@ -15,7 +15,7 @@ from kaldoku_tui.engine.codes import share_code
 from kaldoku_tui.engine.daily import daily_of, result_line, utc_day
 from kaldoku_tui.engine.puzzle import PuzzleError
 from kaldoku_tui.session.game import MoveError, Session, clock_text
-from kaldoku_tui.session.store import Store
+from kaldoku_tui.session.store import Store, StoreError
 from kaldoku_tui.terminal import in_ascii
 
 
@@ -42,6 +42,7 @@ class WinScreen(ModalScreen[str | None]):
         Binding("q", "choose('quit')", "Quit"),
         Binding("r", "replay", "Replay"),
         Binding("c", "copy", "Copy the result line (a daily) or the share code"),
+        Binding("d", "pdf", "Download the puzzle as a PDF (in a browser)"),
     ]
 
     def __init__(self, summary: str, help_used: str, record: str | None = None, *,
@@ -72,6 +73,7 @@ class WinScreen(ModalScreen[str | None]):
             keys = ["g / Enter: new game", "n / Esc: board"]
             keys += ["r: replay"] if self.game_id is not None else []
             keys += ["c: copy"] if self.shared else []
+            keys += ["d: PDF"] if self.app.is_web else []
             yield Label("  ".join(keys + ["q: quit"]), classes="keys")
 
     @property
@@ -91,6 +93,14 @@ class WinScreen(ModalScreen[str | None]):
             self.app.copy_to_clipboard(self.shared)
             self.notify("Copied to the clipboard (if the terminal lets programs set it).")
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # A PDF to download only in a browser: at a terminal it would land in ~/Downloads.
+        return self.app.is_web if action == "pdf" else True
+
+    def action_pdf(self) -> None:
+        self.app.deliver_pdf(self.app.game.session.puzzle)
+        self.notify("Making the PDF: the browser downloads it.")
+
     def action_replay(self) -> None:
         """Watch the game again; closing the replay comes back here."""
         from kaldoku_tui.screens.replay import ReplayScreen, replay_frames
@@ -100,7 +110,7 @@ class WinScreen(ModalScreen[str | None]):
         try:
             saved = self.app.store.game(self.game_id)
             frames = replay_frames(saved) if saved is not None else None
-        except (MoveError, PuzzleError, ValueError) as error:
+        except (MoveError, PuzzleError, ValueError, StoreError) as error:
             self.notify(f"This game cannot be replayed: {error}", severity="warning")
             return
         if frames is not None:

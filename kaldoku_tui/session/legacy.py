@@ -13,20 +13,19 @@ from __future__ import annotations
 
 import json
 import os
-import sqlite3
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable, Mapping
 
-from kaldoku_tui.engine.board import Board
+from kaldoku_tui.engine.board import NO_NOTES, Board, Change, Edit, Notes
 from kaldoku_tui.engine.formats import puzzle_from_dict, puzzle_to_dict
 from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.engine.puzzle import PuzzleError
 from kaldoku_tui.session.game import HELP, MoveError, Session, states_to_list
 from kaldoku_tui.session.settings import Settings
-from kaldoku_tui.session.store import Store, finite, now_iso
+from kaldoku_tui.session.store import LegacyData, Store, finite
 
-Writer = Callable[[sqlite3.Connection], Any]
-"""Writes what one 0.1.0 file held into the database, inside the import's transaction."""
+Writer = Callable[[LegacyData], None]
+"""Adds what one 0.1.0 file held to what the import writes in one go."""
 
 FILES = {"game.json": "game", "stats.json": "stats", "settings.json": "settings",
          "bank.json": "bank"}
@@ -39,10 +38,11 @@ class Unusable(Exception):
     """A 0.1.0 file whose content cannot be carried over; the message says why."""
 
 
-def import_legacy(store: Store) -> list[str]:
-    """Carry 0.1.0's files in `store`'s directory over into it, once; the notices."""
-    directory = store.directory
-    if directory is None or store.read("SELECT value FROM meta WHERE key = 'legacy'"):
+def import_legacy(store: Store, directory: Path | None = None) -> list[str]:
+    """Carry 0.1.0's files in the data `directory` (by default the SQLite store's) over
+    into `store`, once; the notices."""
+    directory = directory if directory is not None else getattr(store, "directory", None)
+    if directory is None or store.memory or store.legacy_done():
         return []
     found = {name: directory / name for name in FILES if (directory / name).is_file()}
     found = {name: path for name, path in found.items() if not path.is_symlink()}
@@ -69,15 +69,13 @@ def import_legacy(store: Store) -> list[str]:
                 notices.append(f"The 0.1.0 {name} could not be carried over "
                                f"({str(error)[:120]}); kept as {name}.unusable.")
 
-    def write(c: sqlite3.Connection) -> None:
-        if c.execute("SELECT 1 FROM meta WHERE key = 'legacy'").fetchone():
-            return  # Another kaldoku carried them over meanwhile.
-        for writer in writers:
-            writer(c)
-        c.execute("INSERT INTO meta VALUES ('legacy', ?)", (f"0.1.0 imported {now_iso()}",))
-
-    _, notice = store.write(write)
-    if notice or not store.saving:
+    data = LegacyData()
+    for writer in writers:
+        writer(data)
+    written, notice = store.carry_over(data)
+    if not written:
+        # Not carried over now (saving is off) or by another kaldoku meanwhile: the files
+        # stay where they are, to be carried over by the next start if they were not.
         return notices + ([notice] if notice else [])
     for name, path in found.items():
         suffix = ".unusable" if name in bad else ".imported"
@@ -113,7 +111,7 @@ def read_envelope(path: Path, key: str) -> Any:
 def game_writer(game: dict) -> Writer:
     """The game in progress as a games row and its moves, which rebuild its board, undo
     history and all."""
-    board = Board.from_dict(game.get("board"))
+    board = board_from_dict(game.get("board"))
     puzzle = board.puzzle
     if any(board.digit(cell) and board.notes(cell) for cell in puzzle.cells):
         raise Unusable("a cell holds a digit and notes")
@@ -149,16 +147,10 @@ def game_writer(game: dict) -> Writer:
             if board.digit(cell) or board.notes(cell))}]
         records = records if records[0]["states"] else []
     records += [{"move": "check"}] * help_used["checks"] + [{"move": "hint"}] * help_used["hints"]
-    stamp, seconds = now_iso(), round(float(elapsed), 1)
     key = kind.key if kind.offered else GameKind(puzzle.size).key
 
-    def write(c: sqlite3.Connection) -> None:
-        game_id = c.execute(
-            "INSERT INTO games (puzzle, kind, started, touched, elapsed) VALUES (?, ?, ?, ?, ?)",
-            (as_json(puzzle_to_dict(puzzle)), key, stamp, stamp, seconds)).lastrowid
-        c.executemany("INSERT INTO moves VALUES (?, ?, ?, ?, ?)",
-                      [(game_id, seq, as_json(record), seconds, stamp)
-                       for seq, record in enumerate(records, 1)])
+    def write(data: LegacyData) -> None:
+        data.game = (puzzle, key, round(float(elapsed), 1), records)
     return write
 
 
@@ -194,12 +186,12 @@ def stats_writer(stats: dict) -> Writer:
         if best is not None and not finite(best):
             raise Unusable(f"the best time of {key}, {best!r}, is not a time")
         rows.append((kind.key, *counts, best))
-    return lambda c: c.executemany("INSERT OR REPLACE INTO carried VALUES (?, ?, ?, ?, ?)", rows)
+    return lambda data: data.carried.extend(rows)
 
 
 def settings_writer(settings: dict) -> Writer:
-    rows = [(key, json.dumps(value)) for key, value in Settings.from_dict(settings).to_dict().items()]
-    return lambda c: c.executemany("INSERT OR REPLACE INTO settings VALUES (?, ?)", rows)
+    found = Settings.from_dict(settings).to_dict()
+    return lambda data: data.settings.update(found)
 
 
 def bank_writer(bank: dict) -> Writer:
@@ -213,4 +205,89 @@ def bank_writer(bank: dict) -> Writer:
         kind = GameKind.of(puzzle)
         if puzzle.solution is not None and kind.offered:
             rows.append((kind.key, as_json(puzzle_to_dict(puzzle))))
-    return lambda c: c.executemany("INSERT INTO bank (kind, puzzle) VALUES (?, ?)", rows)
+    return lambda data: data.bank.extend(rows)
+
+
+# 0.1.0's board: puzzle, digits, notes and the undo/redo history, each change a list of
+# [row, column, digit before, notes before, digit after, notes after].
+
+
+def board_to_dict(board: Board) -> dict[str, Any]:
+    """The board as 0.1.0 saved it in game.json."""
+    return {
+        "puzzle": puzzle_to_dict(board.puzzle),
+        "digits": [list(row) for row in board.grid],
+        "notes": [[r, c, sorted(board.notes((r, c)))] for r, c in board.puzzle.cells
+                  if board.notes((r, c))],
+        "auto_clean_notes": board.auto_clean_notes,
+        "undo": [change_to_list(change) for change in board._undo],
+        "redo": [change_to_list(change) for change in board._redo],
+    }
+
+
+def board_from_dict(data: Any) -> Board:
+    """The board `board_to_dict` (or 0.1.0) wrote; PuzzleError on data that does not fit."""
+    if not isinstance(data, Mapping):
+        raise PuzzleError("a saved board must be a JSON object")
+    board = Board(puzzle_from_dict(data.get("puzzle")))
+    try:
+        board.auto_clean_notes = bool(data.get("auto_clean_notes", True))
+        digits = data["digits"]
+        if len(digits) != board.size:
+            raise ValueError("wrong number of rows")
+        for r, row in enumerate(digits):
+            if len(row) != board.size:
+                raise ValueError("wrong number of digits in a row")
+            for c, digit in enumerate(row):
+                board._write([((r, c), (checked_digit(board, digit, allow_blank=True), NO_NOTES))])
+        for r, c, notes in data.get("notes", []):
+            cell = (whole(r), whole(c))
+            board._check(cell)
+            board._write([(cell, (board.digit(cell), checked_notes(board, notes)))])
+        board._undo = [change_from_list(board, item) for item in data.get("undo", [])]
+        board._redo = [change_from_list(board, item) for item in data.get("redo", [])]
+    except (KeyError, TypeError, ValueError) as error:
+        raise PuzzleError(f"saved board is damaged: {error}") from None
+    return board
+
+
+def change_to_list(change: Change) -> list[list[Any]]:
+    """Each edit as [row, column, digit before, notes before, digit after, notes after]."""
+    return [
+        [*edit.cell, edit.before[0], sorted(edit.before[1]), edit.after[0], sorted(edit.after[1])]
+        for edit in change
+    ]
+
+
+def change_from_list(board: Board, items: Iterable[Any]) -> Change:
+    """The change `change_to_list` wrote, checked against `board`; ValueError (or
+    TypeError) for anything else."""
+    change = []
+    for r, c, old, old_notes, new, new_notes in items:
+        cell = (whole(r), whole(c))
+        board._check(cell)
+        change.append(Edit(
+            cell,
+            (checked_digit(board, old, allow_blank=True), checked_notes(board, old_notes)),
+            (checked_digit(board, new, allow_blank=True), checked_notes(board, new_notes)),
+        ))
+    if not change:
+        raise ValueError("an empty change in the history")
+    return tuple(change)
+
+
+def whole(value: Any) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError(f"{value!r} is not a whole number")
+    return value
+
+
+def checked_digit(board: Board, value: Any, *, allow_blank: bool = False) -> int:
+    digit = whole(value)
+    if not (1 <= digit <= board.size or (allow_blank and digit == 0)):
+        raise ValueError(f"digit {digit} is not in 1..{board.size}")
+    return digit
+
+
+def checked_notes(board: Board, values: Iterable[Any]) -> Notes:
+    return frozenset(checked_digit(board, value) for value in values)

@@ -1,0 +1,227 @@
+"""The lobby a server session opens on: resume my game, a new game, today's daily, the
+daily leaderboard with my rank, my records, my display name.
+
+`lobby_view` reads what the lobby shows from the player's store (no Textual); `LobbyApp`
+shows it and returns the `kaldoku` arguments of the game chosen; `main` is the session's
+process: the lobby, the game chosen, the lobby again, until the player leaves.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from datetime import date
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from kaldoku_tui.engine.daily import daily_kind, utc_day
+from kaldoku_tui.engine.kinds import GameKind
+from kaldoku_tui.terminal import shown
+
+NAME_LIMIT = 20
+LEADERS = 10
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One line of the daily leaderboard."""
+
+    rank: int
+    name: str
+    seconds: float
+
+
+@dataclass(frozen=True)
+class LobbyView:
+    """What the lobby shows a player."""
+
+    name: str | None
+    """The display name chosen, None until one is."""
+    in_progress: str | None
+    """The kind of the game to resume, None when there is none."""
+    today: date
+    daily: str
+    """The kind of today's daily puzzle."""
+    leaders: tuple[Standing, ...]
+    mine: Standing | None
+    """The player's own line of today's leaderboard, wherever it is."""
+    kind: str
+    """The kind of a new game."""
+    fastest: tuple[Standing, ...]
+    """The leaderboard of that kind."""
+    records: tuple[str, ...]
+    """One line per kind played: won of played, best time without help."""
+
+
+def minutes(seconds: float) -> str:
+    return f"{int(seconds // 60)}:{int(seconds % 60):02d}"
+
+
+def name_problem(name: str) -> str | None:
+    """Why `name` cannot be a display name (None when it can): 1 to NAME_LIMIT printable
+    characters (no control, format, bidi or unassigned ones), not only spaces."""
+    if not name.strip():
+        return "a name needs a character other than spaces"
+    if len(name) > NAME_LIMIT:
+        return f"at most {NAME_LIMIT} characters"
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp") for ch in name):
+        return "only printable characters"
+    return None
+
+
+def new_kind(args: list[str]) -> GameKind:
+    """The kind of game `kaldoku ARGS` (--size, --ops, --difficulty) begins."""
+    def option(name: str) -> str | None:
+        return args[args.index(name) + 1] if name in args[:-1] else None
+
+    return GameKind(int(option("--size") or 6), option("--ops") or "all", option("--difficulty"))
+
+
+def lobby_view(store, kind: GameKind, today: date | None = None) -> LobbyView:
+    """What the lobby shows, read from the player's `store`; new games are of `kind`."""
+    today = today or utc_day()
+    games = store.open_games()
+    in_progress = None
+    if games:
+        current = GameKind.from_key(games[0].kind_key)
+        in_progress = current.describe() if current else "a game"
+    chosen = store.display_name()
+    name = chosen if store.name_holder(chosen) == store.player else None
+    board = store.daily_leaderboard(today, count=1000)
+    leaders = tuple(Standing(s.rank, s.name, s.time) for s in board)
+    mine = next((s for s in leaders if name is not None and s.name == name), None)
+    records = tuple(f"{kind.describe()}: won {r.won} of {r.played}"
+                    + (f", best {minutes(r.best)}" if r.best is not None else "")
+                    for kind, r in store.records())
+    fastest = tuple(Standing(s.rank, s.name, s.time) for s in store.kind_leaderboard(kind, count=LEADERS))
+    return LobbyView(name, in_progress, today, daily_kind(today).describe(), leaders[:LEADERS], mine,
+                     kind.describe(), fastest, records)
+
+
+class NameScreen(ModalScreen[str]):
+    """Asks for the name other players see; `rename(name)` keeps it or says why not."""
+
+    BINDINGS = [Binding("escape", "dismiss('')", "later")]
+
+    def __init__(self, rename: Callable[[str], str | None]) -> None:
+        super().__init__()
+        self.rename = rename
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="name"):
+            yield Label(f"Your name on the leaderboards (up to {NAME_LIMIT} characters, Esc: later):")
+            yield Input(max_length=NAME_LIMIT, id="name-input")
+            yield Label("", id="name-problem")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        name = event.value.strip()
+        problem = name_problem(name) or self.rename(name)
+        if problem:
+            self.query_one("#name-problem", Label).update(shown(problem, 70))
+        else:
+            self.dismiss(name)
+
+
+class LobbyApp(App[list[str] | None]):
+    """The lobby: returns the `kaldoku` arguments of the game chosen, None to leave."""
+
+    CSS = """
+    #title { padding: 0 1; text-style: bold; }
+    #menu { width: 38; height: auto; max-height: 100%; }
+    #panel { width: 1fr; padding: 0 1; }
+    NameScreen { align: center middle; }
+    #name { width: 64; height: auto; border: round $accent; padding: 1 2; }
+    """
+    BINDINGS = [Binding("q", "leave", "leave"), Binding("n", "rename", "your name")]
+
+    def __init__(self, view: LobbyView, new_game: list[str],
+                 rename: Callable[[str], str | None] | None) -> None:
+        """`rename` keeps a display name or says why not; None: the player has none (a guest)."""
+        super().__init__()
+        self.view, self.new_game, self.rename = view, new_game, rename
+
+    def compose(self) -> ComposeResult:
+        view = self.view
+        options = [Option(f"Resume {view.in_progress}", id="resume")] if view.in_progress else []
+        options += [Option(f"New {view.kind}", id="new"),
+                    Option(f"Daily: {view.daily}", id="daily"), Option("Leave", id="leave")]
+        yield Label("kaldoku: KenKen over SSH.  Enter picks, n: your name, q: leave", id="title")
+        with Horizontal():
+            yield OptionList(*options, id="menu")
+            yield Static(self.panel_text(), id="panel")
+
+    def panel_text(self) -> str:
+        view = self.view
+        who = shown(view.name, NAME_LIMIT) if view.name else "no name yet (n chooses one)"
+        lines = [f"You: {who}", "", f"Daily {view.today}, no help:", *board(view.leaders)]
+        if view.mine is not None:
+            lines.append(f"  your rank: {view.mine.rank} ({minutes(view.mine.seconds)})")
+        lines += ["", f"Fastest {view.kind}:", *board(view.fastest)]
+        lines += ["", "My records:", *(f"  {line}" for line in view.records or ("no game finished yet",))]
+        return "\n".join(lines)
+
+    def on_mount(self) -> None:
+        if self.view.name is None and self.rename is not None:
+            self.action_rename()
+
+    def action_rename(self) -> None:
+        if self.rename is None:
+            return
+
+        def chosen(name: str | None) -> None:
+            if name:
+                self.view = replace(self.view, name=name)
+                self.query_one("#panel", Static).update(self.panel_text())
+
+        self.push_screen(NameScreen(self.rename), chosen)
+
+    def action_leave(self) -> None:
+        self.exit(None)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.exit({"resume": [], "new": self.new_game, "daily": ["daily"], "leave": None}[event.option.id or "leave"])
+
+
+def board(standings: tuple[Standing, ...]) -> list[str]:
+    return [f"{s.rank:>3}. {shown(s.name, NAME_LIMIT):<{NAME_LIMIT}} {minutes(s.seconds):>6}"
+            for s in standings] or ["  nobody yet"]
+
+
+def renamer(store) -> Callable[[str], str | None]:
+    """Keep `name` as the player's display name, or say why not (another player's)."""
+
+    def rename(name: str) -> str | None:
+        holder = store.name_holder(name)
+        if holder is not None and holder != store.player:
+            return f"{name} is another player's name: choose another"
+        return store.set_display_name(name)
+
+    return rename
+
+
+def main(argv: list[str]) -> int:
+    """A server session's process: `--player ID [--data-dir DIR] -- NEW-GAME-ARGS` (the
+    store's URL, if any, in KALDOKU_STORE). The lobby, then the game chosen in a process
+    of its own on this terminal (under the same limits), then the lobby again."""
+    from kaldoku_tui.session.store import open_store, store_location
+
+    split = argv.index("--")
+    player_args, new_game = argv[:split], argv[split + 1:] or ["--size", "6"]
+    player = player_args[player_args.index("--player") + 1]
+    directory = player_args[player_args.index("--data-dir") + 1] if "--data-dir" in player_args else None
+    location = store_location(None, directory)
+    while True:
+        with open_store(location, player) as store:
+            named = not player.startswith("guest:")  # a guest's games and name end with the connection
+            choice = LobbyApp(lobby_view(store, new_kind(new_game)), new_game, renamer(store) if named else None).run()
+        if choice is None:
+            return 0
+        subprocess.run([sys.executable, "-m", "kaldoku_tui", *choice, *player_args], check=False)

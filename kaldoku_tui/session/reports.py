@@ -1,0 +1,79 @@
+"""The store's records and games as text for people: the tables `kaldoku stats` and
+`kaldoku history` print, and the streak line."""
+
+from __future__ import annotations
+
+from typing import Collection, Sequence
+
+from kaldoku_tui.engine.daily import Streaks
+from kaldoku_tui.engine.kinds import GameKind
+from kaldoku_tui.engine.puzzle import PuzzleError
+from kaldoku_tui.session.store.base import PastGame, Record
+
+
+RECORD_HEADINGS = ("Kind of game", "Played", "Won", "No help", "Best", "Median")
+
+
+def records_table(records: list[tuple[GameKind, Record]]) -> str:
+    """The records as a table for people, headings first; best and median are the times
+    of wins without help."""
+    from kaldoku_tui.session.game import clock_text
+
+    def time_text(seconds: float | None) -> str:
+        return clock_text(seconds) if seconds is not None else "-"
+
+    rows = [RECORD_HEADINGS] + [
+        (kind.describe(), str(r.played), str(r.won), str(r.unaided), time_text(r.best),
+         time_text(r.median))
+        for kind, r in records
+    ]
+    return text_table(rows, right=range(1, len(RECORD_HEADINGS)))
+
+
+def text_table(rows: Sequence[tuple[str, ...]], right: Collection[int]) -> str:
+    """Rows of cells as lines of aligned columns two spaces apart; the columns numbered
+    in `right` are aligned right (numbers, times)."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return "\n".join("  ".join(cell.rjust(w) if i in right else cell.ljust(w)
+                               for i, (cell, w) in enumerate(zip(row, widths))).rstrip()
+                     for row in rows)
+
+
+def streak_text(found: Streaks) -> str:
+    """The daily streaks in a line for people."""
+    def days(n: int) -> str:
+        return f"{n} day{'' if n == 1 else 's'}"
+    return f"Daily puzzle streak: {days(found.current)} now, longest {days(found.longest)}."
+
+
+HISTORY_HEADINGS = ("ID", "Begun (UTC)", "Kind of game", "Outcome", "Time", "Share code")
+
+
+def history_table(games: list[PastGame]) -> str:
+    """The games as a table for people, headings first."""
+    from kaldoku_tui.engine.codes import share_code
+    from kaldoku_tui.session.game import clock_text
+    from kaldoku_tui.terminal import shown
+
+    def code(game: PastGame) -> str:
+        try:
+            return share_code(game.puzzle())
+        except (PuzzleError, ValueError, TypeError, RecursionError):
+            return "-"  # a damaged puzzle: the game is listed all the same
+
+    def kind(game: PastGame) -> str:
+        found = GameKind.from_key(game.kind_key)
+        words = found.describe() if found else str(game.kind_key)[:40]
+        return f"daily {game.daily} {words}" if game.daily else words
+
+    def outcome(game: PastGame) -> str:
+        text = game.outcome or "playing"
+        return f"{text} with help" if game.helped and game.outcome == "won" else text
+
+    # What the database holds is shown escaped: a damaged or crafted file prints nothing raw.
+    rows = [HISTORY_HEADINGS] + [
+        (str(g.id), shown(str(g.started)[:16].replace("T", " ")), shown(kind(g)), shown(outcome(g), 40),
+         clock_text(g.elapsed), code(g))
+        for g in games
+    ]
+    return text_table(rows, right=(0, 4))
