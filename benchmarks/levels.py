@@ -27,7 +27,7 @@ from benchmarks.engine import percentile
 from benchmarks.keen import uptime
 from kaldoku_tui.engine.formats import read_puzzles
 from kaldoku_tui.engine.generator import Stopped, generate
-from kaldoku_tui.engine.kinds import LEVELS, OP_SETS, SIZES, GameKind, levels_for
+from kaldoku_tui.engine.kinds import LEVELS, OP_SETS, SIZES, GameKind
 from kaldoku_tui.engine.puzzle import PuzzleError
 from kaldoku_tui.engine.techniques import tier_needed
 
