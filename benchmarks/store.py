@@ -34,7 +34,7 @@ from kaldoku_tui.engine.generator import generate
 from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.engine.puzzle import Puzzle
 from kaldoku_tui.session import NoJournal, Session
-from kaldoku_tui.session.game import clear, place
+from kaldoku_tui.session.moves import Clear, Place
 from kaldoku_tui.session.store import DB_FILE, open_store
 from kaldoku_tui.session.store.journal import checksum
 from kaldoku_tui.session.legacy import board_to_dict
@@ -52,9 +52,9 @@ def moves(puzzle: Puzzle, rng: random.Random) -> Callable[[Session], None]:
     def one(session: Session) -> None:
         cell = (rng.randrange(n), rng.randrange(n))
         if session.board.digit(cell) and rng.random() < 0.3:
-            session.apply(clear(cell))
+            session.apply(Clear(cell))
         else:
-            session.apply(place(cell, rng.randrange(1, n + 1)))
+            session.apply(Place(cell, rng.randrange(1, n + 1)))
     return one
 
 

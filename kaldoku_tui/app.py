@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import argparse
 import os
-import sys
 import threading
 import time
 from datetime import date
@@ -19,14 +17,16 @@ from textual.theme import ThemeProvider
 from textual.worker import get_current_worker
 
 from kaldoku_tui.bank import STARTING_KINDS, Bank, make_puzzle
+from kaldoku_tui.config import AppConfig
 from kaldoku_tui.engine.codes import share_code
-from kaldoku_tui.engine.daily import daily_kind, daily_of, daily_puzzle, utc_day
+from kaldoku_tui.engine.daily import daily_kind, daily_puzzle, utc_day
 from kaldoku_tui.engine.generator import generate
 from kaldoku_tui.engine.kinds import DEFAULT_KIND, GameKind
 from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError
 from kaldoku_tui.screens.dialogs import Palette
 from kaldoku_tui.screens.game import GameScreen
-from kaldoku_tui.screens.help import grid_bindings
+from kaldoku_tui.screens.win import WinScreen
+from kaldoku_tui.services import Services
 from kaldoku_tui.session.game import MoveError, Session
 from kaldoku_tui.session.settings import Settings
 from kaldoku_tui.session.snapshot import attach, resume_saved
@@ -45,8 +45,18 @@ BANK_NICENESS = 10
 """How much lower the bank's thread runs than the game's (nice value)."""
 
 
-class KaldokuApp(App):
+class KaldokuApp(App, inherit_bindings=False):
     """KenKen in the terminal."""
+
+    # Textual's own bindings less their priority: a priority key acts as it arrives,
+    # before the keys typed ahead of it have reached their bindings.
+    BINDINGS = [
+        Binding("ctrl+q", "quit", "Quit", show=False,
+                tooltip="Quit the app and return to the command prompt."),
+        Binding("ctrl+c", "help_quit", show=False, system=True),
+        Binding(App.COMMAND_PALETTE_BINDING, "command_palette", "palette", show=False,
+                key_display=App.COMMAND_PALETTE_DISPLAY, tooltip="Open the command palette"),
+    ]
 
     CSS_PATH = [GRID_CSS, APP_CSS]
     TITLE = "kaldoku"
@@ -54,25 +64,19 @@ class KaldokuApp(App):
     def __init__(
         self,
         session: Session,
-        store: Store,
+        services: Services,
         *,
-        bank: Bank | None = None,
-        ascii: bool = False,
-        settings: Settings = Settings(),
         theme: str = "textual-dark",
         notice: str | None = None,
-        now: Callable[[], float] = time.monotonic,
+        terminal_input: bool = False,
     ) -> None:
-        super().__init__(driver_class=input_driver())
+        # kaldoku's own input driver reads a real terminal; otherwise Textual's choice
+        # (TEXTUAL_DRIVER: textual-serve's web driver, a test's headless one).
+        super().__init__(driver_class=INPUT_DRIVER if terminal_input else None)
+        settings = services.settings
         self.theme = settings.theme if settings.theme in self.available_themes else theme
-        self.ascii = ascii
-        self.set_class(ascii, "-ascii")
-        self.store = store
-        """Where games are kept (a store in memory plays without saving)."""
-        self.settings = settings
-        self.now = now
-        """The clock of every game (tests drive it by hand)."""
-        self.bank = bank if bank is not None else Bank(store)
+        self.services = services
+        self.set_class(services.ascii, "-ascii")
         self.bank_kinds: list[GameKind] = list(STARTING_KINDS)
         """The kinds of game the bank keeps ready: every size, and each kind played."""
         self.last_key = 0.0
@@ -80,14 +84,7 @@ class KaldokuApp(App):
         self.bank_wanted = False
         """Whether the bank's worker should look again once it has done (a kind was added,
         or the player's typing stopped it)."""
-        self.game = GameScreen(session, notice=notice)
-
-    def new_session(self, puzzle: Puzzle, kind: GameKind) -> tuple[Session, str | None]:
-        """A new game of `puzzle`, kept in the store; and a notice if saving it failed."""
-        journal, notice = self.store.new_game(puzzle, kind, daily_of(puzzle))
-        session = Session(puzzle, kind, journal=journal, now=self.now,
-                          auto_clean_notes=self.settings.auto_clean_notes)
-        return attach(session), notice
+        self.game = GameScreen(session, services, notice=notice)
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key):
@@ -96,10 +93,11 @@ class KaldokuApp(App):
 
     def action_command_palette(self) -> None:
         if not Palette.is_open(self):
-            self.push_screen(Palette(id="--command-palette"))
+            self.push_screen(Palette(ascii=self.services.ascii, id="--command-palette"))
 
     def search_themes(self) -> None:
-        self.push_screen(Palette(providers=[ThemeProvider], placeholder="Search for themes…"))
+        self.push_screen(Palette(ascii=self.services.ascii, providers=[ThemeProvider],
+                                 placeholder="Search for themes…"))
 
     def start_daily(self, day: date | None = None) -> None:
         """Play the daily puzzle of `day` (today, UTC, when None), made in a worker."""
@@ -118,6 +116,9 @@ class KaldokuApp(App):
 
     def on_mount(self) -> None:
         self.set_timer(BANK_DELAY, self.fill_bank)
+
+    def on_game_screen_kind_chosen(self, message: GameScreen.KindChosen) -> None:
+        self.refill_bank(message.kind)
 
     def refill_bank(self, kind: GameKind) -> None:
         """Keep puzzles of `kind` ready from now on, and top the bank up."""
@@ -141,7 +142,7 @@ class KaldokuApp(App):
             self.bank_wanted = False
             while self.typing() and not worker.is_cancelled:
                 time.sleep(BANK_DELAY / 4)
-            self.bank.fill(list(self.bank_kinds), make_puzzle,
+            self.services.bank.fill(list(self.bank_kinds), make_puzzle,
                            stop=lambda: worker.is_cancelled or self.typing())
             self.bank_wanted = self.bank_wanted or self.typing()
 
@@ -159,17 +160,8 @@ class KaldokuApp(App):
         self.call_from_thread(self.deliver_binary, pdf, save_filename=f"kaldoku-{share_code(puzzle)}.pdf",
                               mime_type="application/pdf")
 
-    def key_sections(self) -> list[tuple[str, list[Binding]]]:
-        """Every key of the game, in sections, for the help screen."""
-        anywhere = [
-            *(b for b in self.BINDINGS if isinstance(b, Binding)),
-            Binding(self.COMMAND_PALETTE_BINDING, "command_palette", "Commands"),
-        ]
-        return [
-            ("On the board", grid_bindings(self.game.session.board.size)),
-            ("Game", list(GameScreen.BINDINGS)),
-            ("Anywhere", anywhere),
-        ]
+    def on_win_screen_pdf_wanted(self, message: WinScreen.PdfWanted) -> None:
+        self.deliver_pdf(message.puzzle)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         # No "Screenshot": a player on a shared server must not write files there.
@@ -180,7 +172,14 @@ class KaldokuApp(App):
                 yield command
         game = self.game
         if screen is game:
-            yield from game.commands()
+            grid = game.grid
+            yield SystemCommand("Undo", "Take back the last move", grid.action_undo)
+            yield SystemCommand("Redo", "Make the move taken back again", grid.action_redo)
+            yield SystemCommand("Notes mode", "On or off: digits then toggle pencil notes",
+                                lambda: grid.action_notes_mode(not grid.notes_mode))
+            yield SystemCommand("Fill notes", "Note what each empty cell's row, column and cage allow",
+                                grid.action_fill)
+            yield SystemCommand("More", "The next page of a long message", game.action_more)
             yield SystemCommand("New game", "Choose size, operators and difficulty", game.action_new_game)
             yield SystemCommand("Restart", "Restart this puzzle from an empty board", game.action_restart)
             yield SystemCommand("Hint", "Where to look; again for why; a third time makes the step",
@@ -188,9 +187,9 @@ class KaldokuApp(App):
             yield SystemCommand("Cage inspector", "What still fits the cursor's cage",
                                 game.action_inspect)
             yield SystemCommand("Check so far", "Mark the digits that differ from the solution",
-                                lambda: game.play("check"))
+                                game.action_check)
             yield SystemCommand("Reveal the solution", "Give up and show the solution", game.action_reveal)
-            yield SystemCommand("Pause", "Hide the board and stop the clock", lambda: game.play("pause"))
+            yield SystemCommand("Pause", "Hide the board and stop the clock", game.action_pause)
             yield SystemCommand("Statistics", "Games won and best times, per kind of game",
                                 game.action_records)
             yield SystemCommand("Share code", "The code that names this puzzle: kaldoku CODE plays it",
@@ -200,14 +199,6 @@ class KaldokuApp(App):
                                     lambda: self.deliver_pdf(game.session.puzzle))
             yield SystemCommand("Settings", "Notes clean-up, shading", game.action_settings)
             yield SystemCommand("Help", "Every key of the game", game.action_help)
-
-
-def input_driver(environ=os.environ):
-    """Our terminal driver on a real terminal; Textual's choice elsewhere (a driver named
-    by TEXTUAL_DRIVER, such as textual-serve's web driver, or no terminal at all)."""
-    if "TEXTUAL_DRIVER" in environ or not (sys.stdin.isatty() and sys.stdout.isatty()):
-        return None
-    return INPUT_DRIVER
 
 
 def lower_priority() -> None:
@@ -230,63 +221,53 @@ def ensure_solution(puzzle: Puzzle) -> Puzzle:
     return puzzle.with_solution(found[0])
 
 
-def build_app(args: argparse.Namespace) -> KaldokuApp:
-    """The app for `kaldoku`'s arguments: the game in progress, or the one they ask for.
-    Bad arguments raise UsageError or PuzzleError before any screen opens.
+def build_app(config: AppConfig) -> KaldokuApp:
+    """The app `config` asks for: the game in progress, or the one it names. A bad
+    config raises UsageError or PuzzleError before any screen opens.
 
-    A game asked for by the arguments is a new game; the one in progress stays, to be
-    resumed later. With no arguments, the game last played is resumed, taking it over
+    A game asked for by the config is a new game; the one in progress stays, to be
+    resumed later. With none asked for, the game last played is resumed, taking it over
     from another kaldoku that has it open (that one stops saving it)."""
     from kaldoku_tui.arguments import UsageError, read_puzzle_arg
     from kaldoku_tui.session.legacy import import_legacy
     from kaldoku_tui.session.store import StoreError, open_store, player_id, store_location
-    from kaldoku_tui.terminal import apply_colors, use_ascii
 
-    chosen = args.size is not None or args.seed is not None or args.ops or args.difficulty
-    if args.puzzle is not None and chosen:
+    if config.puzzle is not None and config.chosen:
         raise UsageError("give a PUZZLE or --size/--seed/--ops/--difficulty, not both")
-    kind = GameKind(args.size or DEFAULT_KIND.size, args.ops or "all", args.difficulty)
+    kind = GameKind(config.size or DEFAULT_KIND.size, config.ops or "all", config.difficulty)
     puzzle = None
-    daily = getattr(args, "daily", None)
-    if daily is not None:
-        puzzle, kind = daily_puzzle(daily), daily_kind(daily)
-    elif args.puzzle is not None:
-        puzzle = ensure_solution(read_puzzle_arg(args.puzzle)[0])
+    if config.daily is not None:
+        puzzle, kind = daily_puzzle(config.daily), daily_kind(config.daily)
+    elif config.puzzle is not None:
+        puzzle = ensure_solution(read_puzzle_arg(config.puzzle)[0])
         kind = GameKind.of(puzzle)
     try:
-        store = open_store(store_location(getattr(args, "store", None), args.data_dir),
-                           player_id(getattr(args, "player", None)))
+        store = open_store(store_location(config.store, config.data_dir), player_id(config.player))
     except StoreError as error:
         raise UsageError(str(error)) from None
-    notices = store.notices + import_legacy(store)
-    settings = Settings.from_dict(store.settings())
-    bank = Bank(store)
-    now = time.monotonic
+    notices: list[str | None] = [*store.notices, *import_legacy(store)]
+    services = Services(store, Bank(store), Settings.from_dict(store.settings()), config.ascii)
 
     def new(puzzle: Puzzle, kind: GameKind) -> Session:
-        journal, notice = store.new_game(puzzle, kind, daily_of(puzzle))
+        session, notice = services.new_session(puzzle, kind)
         notices.append(notice)
-        return attach(Session(puzzle, kind, journal=journal, now=now,
-                              auto_clean_notes=settings.auto_clean_notes))
+        return session
 
     session = None
-    if daily is not None:
-        session = resume(store, now, settings, notices, daily) or new(puzzle, kind)
+    if config.daily is not None:
+        session = (resume(store, services.now, services.settings, notices, config.daily)
+                   or new(daily_puzzle(config.daily), kind))
     elif puzzle is not None:
         session = new(puzzle, kind)
-    elif chosen:
-        if kind.level and sys.stderr.isatty():
-            print(f"Generating a {kind.describe()} puzzle…", file=sys.stderr, flush=True)
-        puzzle = generate(kind.size, seed=args.seed, ops=kind.ops, level=kind.level)
+    elif config.chosen:
+        puzzle = generate(kind.size, seed=config.seed, ops=kind.ops, level=kind.level)
         session = new(puzzle, kind)
     else:
-        session = resume(store, now, settings, notices)
+        session = resume(store, services.now, services.settings, notices)
     if session is None:
-        puzzle = bank.take(DEFAULT_KIND) or generate(DEFAULT_KIND.size)
-        session = new(puzzle, DEFAULT_KIND)
-    apply_colors(args.colors)
-    return KaldokuApp(session, store, bank=bank, ascii=use_ascii(args.ascii), settings=settings,
-                      notice=" ".join(filter(None, notices)) or None, now=now)
+        session = new(services.bank.take(DEFAULT_KIND) or generate(DEFAULT_KIND.size), DEFAULT_KIND)
+    return KaldokuApp(session, services, notice=" ".join(filter(None, notices)) or None,
+                      terminal_input=config.terminal_input)
 
 
 def resume(store: Store, now: Callable[[], float], settings: Settings,
@@ -315,15 +296,16 @@ def resume(store: Store, now: Callable[[], float], settings: Settings,
     return None
 
 
-def run(args: argparse.Namespace) -> int:
-    """Play `kaldoku`; returns the exit status. The time played is saved on the way out."""
+def run(config: AppConfig) -> int:
+    """Play the game `config` asks for; returns the exit status. The time played is saved
+    on the way out."""
     from kaldoku_tui.terminal import exit_on_signals, leave_promptly, run_until_quit
 
-    app = build_app(args)
+    app = build_app(config)
     exit_on_signals(app)
     try:
         run_until_quit(app)
     finally:
         app.game.session.keep_time()
-        app.store.close()
+        app.services.store.close()
     return leave_promptly(app.return_code or 0)

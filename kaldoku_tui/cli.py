@@ -15,7 +15,8 @@ from typing import NoReturn, Sequence
 
 from kaldoku_tui import __version__
 from kaldoku_tui.arguments import UsageError, read_puzzle_arg, stream_puzzle_arg
-from kaldoku_tui.engine.kinds import HIDDEN_OPS, LEVELS, MAX_SIZE, MIN_SIZE, OP_SETS
+from kaldoku_tui.config import AppConfig
+from kaldoku_tui.engine.kinds import DEFAULT_KIND, HIDDEN_OPS, LEVELS, MAX_SIZE, MIN_SIZE, OP_SETS, GameKind
 from kaldoku_tui.engine.formats import FORMATS
 from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError
 from kaldoku_tui.terminal import shown, shown_json
@@ -347,13 +348,8 @@ def cmd_daily(args: argparse.Namespace) -> int:
         return EXIT_OK
     if sys.stderr.isatty():
         print(f"Making the daily puzzle of {day}, {daily_kind(day).describe()}…", file=sys.stderr, flush=True)
-    game = game_parser().parse_args([])
-    game.daily = day  # resumed if begun already, else begun and known as the day's
-    game.ascii, game.colors, game.data_dir = args.ascii, args.colors, args.data_dir
-    game.player, game.store = args.player, args.store
-    from kaldoku_tui.app import run
-
-    return run(game)
+    # Resumed if begun already, else begun and known as the day's.
+    return play(app_config(args, daily=day))
 
 
 def cmd_print(args: argparse.Namespace) -> int:
@@ -621,6 +617,31 @@ HANDLERS = {
 }
 
 
+def app_config(args: argparse.Namespace, daily: date | None = None) -> AppConfig:
+    """The game app that `kaldoku` (or `kaldoku daily`, with `daily`) asks for, on this
+    terminal."""
+    from kaldoku_tui.terminal import use_ascii
+
+    return AppConfig(
+        data_dir=args.data_dir, store=args.store, player=args.player,
+        ascii=use_ascii(args.ascii), colors=args.colors,
+        puzzle=getattr(args, "puzzle", None), size=getattr(args, "size", None),
+        seed=getattr(args, "seed", None), ops=getattr(args, "ops", None),
+        difficulty=getattr(args, "difficulty", None), daily=daily,
+        terminal_input=(sys.stdin.isatty() and sys.stdout.isatty()
+                        and "TEXTUAL_DRIVER" not in os.environ),
+    )
+
+
+def play(config: AppConfig) -> int:
+    """Play the game `config` asks for, in the colours it asks for; the exit status."""
+    from kaldoku_tui.app import run
+    from kaldoku_tui.terminal import apply_colors
+
+    apply_colors(config.colors)  # Textual reads them from the environment
+    return run(config)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run `kaldoku` with `argv` and return the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -631,10 +652,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if argv and argv[0] in ("help", "commands"):
             command_parser().print_help()
             return EXIT_OK
-        args = game_parser().parse_args(argv)
-        from kaldoku_tui.app import run
-
-        return run(args)
+        config = app_config(game_parser().parse_args(argv))
+        if config.chosen and config.difficulty and sys.stderr.isatty():
+            kind = GameKind(config.size or DEFAULT_KIND.size, config.ops or "all", config.difficulty)
+            print(f"Generating a {kind.describe()} puzzle…", file=sys.stderr, flush=True)
+        return play(config)
     except (UsageError, PuzzleError) as exc:
         # Arguments and files may hold escape sequences and huge values: shown, one line.
         print(f"kaldoku: error: {shown(str(exc), ERROR_LIMIT)}", file=sys.stderr)

@@ -16,14 +16,15 @@ parses every byte in Python, one at a time (15 µs a byte), and sends every key 
 of unbracketed bytes kept the game busy for two minutes, `q` waiting behind them.
 
 Here the bytes are cut into sequences by their ECMA-48 grammar (regular expressions, so
-the cost of a byte is C's): strings are skipped whatever they hold, a CSI sequence ends at
-its final byte and becomes a key, a mouse report or a paste only when Textual has a name
-for it, and is dropped otherwise; Textual's tables name the keys. Bad bytes become U+FFFD,
-key codes that name no character are ignored, size reports are dropped (the size comes
-from the kernel, through SIGWINCH), mouse reports outside the window are dropped, and a
-paste keeps its first PASTE_LIMIT characters. At most BURST messages go to the app at
-once and RATE a second after that; the rest are dropped as they arrive, so nothing queues
-behind a flood and the next key after it arrives at once.
+the cost of a byte is C's): strings are skipped whatever they hold, up to their end (or a
+second of quiet); a CSI sequence ends at its final byte and becomes a key, a mouse report
+or a paste only when Textual has a name for it, and is dropped otherwise; Textual's tables
+name the keys. Bad bytes become U+FFFD, key codes that name no character are ignored, size
+reports are dropped (the size comes from the kernel, through SIGWINCH), mouse reports
+outside the window are dropped and mouse moves sent one a read, and a paste keeps its first
+PASTE_LIMIT characters. At most BURST messages go to the app at once and RATE a second
+after that; the rest are dropped as they arrive, unread, so nothing queues behind a flood
+and a key typed after it arrives at once.
 """
 
 from __future__ import annotations

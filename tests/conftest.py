@@ -64,17 +64,16 @@ def game_app(puzzle: Puzzle, directory: Path | None = None, *, kind=None, depth:
     when None), with a bank of `depth` and a clock stopped at 0 unless `now` is given."""
     from kaldoku_tui.app import KaldokuApp
     from kaldoku_tui.bank import Bank
-    from kaldoku_tui.session import Session
+    from kaldoku_tui.services import Services
     from kaldoku_tui.session.settings import Settings
     from kaldoku_tui.session.store import open_store
 
     store = open_store(directory)
     settings = kwargs.pop("settings", None) or Settings.from_dict(store.settings())
-    journal, _ = store.new_game(puzzle, kind or GameKind.of(puzzle))
-    session = Session(puzzle, kind, journal=journal, now=now,
-                      auto_clean_notes=settings.auto_clean_notes)
-    return KaldokuApp(session, store, bank=Bank(store, depth=depth), settings=settings, now=now,
-                      **kwargs)
+    services = Services(store, Bank(store, depth=depth), settings,
+                        ascii=kwargs.pop("ascii", False), now=now)
+    session, _ = services.new_session(puzzle, kind or GameKind.of(puzzle))
+    return KaldokuApp(session, services, **kwargs)
 
 
 def saved_session(directory: Path):

@@ -11,10 +11,11 @@ from textual import events
 from textual.widget import Widget
 
 from kaldoku_tui.app import KaldokuApp, build_app
-from kaldoku_tui.cli import game_parser, main
+from kaldoku_tui.config import AppConfig
+from kaldoku_tui.cli import app_config, game_parser, main
 from kaldoku_tui.engine.generator import Stopped
 from kaldoku_tui.engine.kinds import GameKind
-from kaldoku_tui.session.game import place
+from kaldoku_tui.session.moves import Place
 from kaldoku_tui.session.store import open_store
 from kaldoku_tui.screens.dialogs import ConfirmDialog, NewGameDialog
 from kaldoku_tui.screens.help import HelpScreen, key_names
@@ -101,7 +102,7 @@ async def test_new_game_dialog_cancels_with_q(example, tmp_path):
 
 async def test_new_game_comes_from_the_bank_at_once(example, row_sums, tmp_path):
     app = make_app(example, tmp_path, depth=1)
-    app.bank.add(GameKind(3), row_sums)
+    app.services.bank.add(GameKind(3), row_sums)
     async with app.run_test(size=SIZE) as pilot:
         app.workers.cancel_group(app, "bank")
         await pilot.press("g", "3", "enter")
@@ -212,7 +213,7 @@ async def test_command_palette_has_the_actions_but_no_screenshot(example, tmp_pa
         commands = {command.title: command.callback for command in app.get_system_commands(app.game)}
         commands["Notes mode"]()
         assert app.game.grid.notes_mode
-        app.game.play("place", place((0, 0), 1))
+        app.game.play(Place((0, 0), 1))
         commands["Undo"]()
         assert app.game.session.board.digit((0, 0)) == 0
         commands["Redo"]()
@@ -227,7 +228,7 @@ async def test_resume_the_saved_game(example, tmp_path, monkeypatch):
     async with first.run_test(size=SIZE) as pilot:
         await pilot.press("down", "down", "right", "right", "right", "2", "up", "up",
                           "left", "left", "left", "n", "1", "c", "c")
-    app = build_app(game_parser().parse_args([]))
+    app = build_app(app_config(game_parser().parse_args([])))
     async with app.run_test(size=SIZE) as pilot:
         assert app.game.session.board.digit((2, 3)) == 2
         assert app.game.session.board.notes((0, 0)) == {1}
@@ -246,7 +247,7 @@ async def test_a_game_that_cannot_be_resumed_is_set_aside_with_a_notice(example,
     journal, _ = store.new_game(example, GameKind.of(example))
     journal.append({"move": "place", "states": [[9, 9, 9, []]]}, 1.0)
     store.close()
-    app = build_app(game_parser().parse_args([]))
+    app = build_app(app_config(game_parser().parse_args([])))
     assert app.game.message.startswith("A saved game could not be resumed")
     assert app.game.session.board.size == 6
     kept = sql(tmp_path, "SELECT outcome FROM games ORDER BY id")
@@ -255,7 +256,7 @@ async def test_a_game_that_cannot_be_resumed_is_set_aside_with_a_notice(example,
 
 def test_a_keen_id_plays_with_its_solution_found(tmp_path, monkeypatch):
     monkeypatch.setenv("KALDOKU_HOME", str(tmp_path))
-    app = build_app(game_parser().parse_args([EXAMPLE_ID]))
+    app = build_app(app_config(game_parser().parse_args([EXAMPLE_ID])))
     assert app.game.session.board.puzzle.solution == EXAMPLE_SOLUTION
 
 
@@ -412,7 +413,7 @@ async def test_a_puzzle_being_made_shows_its_progress_and_esc_stops_it(example, 
             time.sleep(0.01)
         raise Stopped("no longer wanted")
 
-    monkeypatch.setattr("kaldoku_tui.screens.game.make_puzzle", slow)
+    monkeypatch.setattr("kaldoku_tui.widgets.maker.make_puzzle", slow)
     app = make_app(example, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("1", "g", "7", "enter")
@@ -423,17 +424,61 @@ async def test_a_puzzle_being_made_shows_its_progress_and_esc_stops_it(example, 
         assert app.game.session.board.digit((0, 1)) == 2, "the game goes on meanwhile"
         await pilot.press("escape")
         await workers_done(app)
-        assert app.game.making is None and "Stopped making" in app.game.message
+        assert app.game.maker.making is None and "Stopped making" in app.game.message
         assert app.game.session.board.puzzle is example and app.game.session.board.digit((0, 0)) == 1
         await pilot.press("escape")  # nothing being made: Esc does nothing
         assert app.game.session.board.puzzle is example
 
 
 async def test_a_puzzle_made_in_a_worker_begins_the_new_game(example, row_sums, tmp_path, monkeypatch):
-    monkeypatch.setattr("kaldoku_tui.screens.game.make_puzzle", lambda kind, stop: row_sums)
+    monkeypatch.setattr("kaldoku_tui.widgets.maker.make_puzzle", lambda kind, stop: row_sums)
     app = make_app(example, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("g", "3", "enter")
         await workers_done(app)
         await pilot.pause()
-        assert app.game.session.board.puzzle is row_sums and app.game.making is None
+        assert app.game.session.board.puzzle is row_sums and app.game.maker.making is None
+
+
+async def test_two_apps_for_two_players_in_one_process(example, row_sums, tmp_path):
+    alice = build_app(AppConfig(data_dir=tmp_path / "alice", puzzle=EXAMPLE_ID))
+    bob = build_app(AppConfig(data_dir=tmp_path / "bob", ascii=True, size=3, seed=1))
+    assert alice.services.store is not bob.services.store
+    async with alice.run_test(size=SIZE) as alice_pilot, bob.run_test(size=SIZE) as bob_pilot:
+        await alice_pilot.press("1", "right", "2")
+        await bob_pilot.press("down", "3")
+        assert alice.game.session.board.grid[0][:2] == (1, 2)
+        assert bob.game.session.board.digit((1, 0)) == 3 and bob.game.session.board.digit((0, 0)) == 0
+        assert "┏" in screen_text(alice) and "┏" not in screen_text(bob) and "+" in screen_text(bob)
+    assert saved_board(tmp_path / "alice").grid[0][:2] == (1, 2)
+    assert saved_board(tmp_path / "bob").digit((1, 0)) == 3
+
+
+def test_building_the_app_leaves_the_environment_and_textual_alone(tmp_path):
+    import os
+
+    import textual.constants
+
+    environ, colors = dict(os.environ), textual.constants.COLOR_SYSTEM
+    build_app(AppConfig(data_dir=tmp_path, colors="none", puzzle=EXAMPLE_ID))
+    build_app(AppConfig(data_dir=tmp_path, colors="16", puzzle=EXAMPLE_ID))
+    assert dict(os.environ) == environ and textual.constants.COLOR_SYSTEM == colors
+
+
+def test_kaldokus_input_driver_only_on_a_real_terminal_without_textual_driver(tmp_path, monkeypatch):
+    from kaldoku_tui.terminal_input import INPUT_DRIVER
+
+    class Terminal:
+        def isatty(self) -> bool:
+            return True
+
+    args = game_parser().parse_args(["--data-dir", str(tmp_path), EXAMPLE_ID])
+    monkeypatch.delenv("TEXTUAL_DRIVER", raising=False)
+    assert not app_config(args).terminal_input, "pytest's stdin is no terminal"
+    monkeypatch.setattr("sys.stdin", Terminal())
+    monkeypatch.setattr("sys.stdout", Terminal())
+    assert app_config(args).terminal_input
+    assert build_app(app_config(args)).driver_class is INPUT_DRIVER
+    monkeypatch.setenv("TEXTUAL_DRIVER", "textual.drivers.web_driver:WebDriver")
+    assert not app_config(args).terminal_input
+    assert build_app(app_config(args)).driver_class is not INPUT_DRIVER, "Textual's choice"

@@ -200,11 +200,11 @@ def test_a_code_works_wherever_a_puzzle_does(capsys):
 
 def test_kaldoku_code_plays_exactly_that_puzzle(tmp_path, monkeypatch):
     from kaldoku_tui.app import build_app
-    from kaldoku_tui.cli import game_parser
+    from kaldoku_tui.cli import app_config, game_parser
 
     monkeypatch.setenv("KALDOKU_HOME", str(tmp_path))
     puzzle = generate(5, seed=77, level="normal")
-    app = build_app(game_parser().parse_args([share_code(puzzle)]))
+    app = build_app(app_config(game_parser().parse_args([share_code(puzzle)])))
     assert app.game.session.board.puzzle == puzzle
     assert app.game.session.board.puzzle.meta["difficulty"] == "normal"
 

@@ -9,6 +9,7 @@ from textual.filter import monochrome_style
 
 from kaldoku_tui.app import ensure_solution
 from kaldoku_tui.engine.formats import read_keen
+from kaldoku_tui.session.moves import Check
 
 from conftest import KEEN_IDS, game_app
 
@@ -69,7 +70,7 @@ async def test_every_mark_has_contrast(theme, no_color):
         grid = game.grid
         board = marked_board(app)
         grid.view = board.view()
-        game.play("check")
+        game.play(Check())
         grid.hinted = frozenset({(2, 2), (3, 3), (1, 1)})
         grid.light_numbers = True
         grid.highlight_peers = True

@@ -197,7 +197,7 @@ def test_daily_plays_the_days_puzzle_through_the_puzzle_path(monkeypatch, tmp_pa
     assert main(["daily", "--date", "2026-11-23", "--ascii"]) == 0
     app = built[0]
     assert app.game.session.board.puzzle == daily_puzzle(MONDAY)
-    assert app.ascii
+    assert app.services.ascii
 
 
 @pytest.mark.parametrize("value", ["2026-13-01", "23/11/2026", "tomorrow", "2026-02-30"])

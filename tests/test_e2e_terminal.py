@@ -94,3 +94,24 @@ def test_play_a_keen_id_on_a_real_terminal(terminal, tmp_path):
     assert (tmp_path / "status").read_text().strip() == "0"
     saved = saved_session(tmp_path)
     assert saved.board.grid[1][1:3] == (3, 2)
+
+
+def wait_until_quit(terminal) -> None:
+    deadline = time.monotonic() + 10
+    while terminal.running() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not terminal.running()
+
+
+def test_keys_sent_at_once_are_all_kept_on_a_real_terminal(terminal, tmp_path):
+    """`1 → 2 → 3 q` in one write to the terminal (a paste): quit comes after the digits."""
+    env = {"TERM": "xterm-256color", "KALDOKU_HOME": str(tmp_path), "LANG": "C.UTF-8"}
+    terminal.start([str(KALDOKU), EXAMPLE_ID], env)
+    terminal.wait_for(lambda s: "┏" in s and "┛" in s)
+    terminal.keys("1", "Right", "2", "Right", "3", "q")
+    wait_until_quit(terminal)
+    terminal.start([str(KALDOKU)], env)
+    row = re.compile(r"[│┃] {3}1 {3}[│┃] {3}2 {3}[│┃] {3}3 {3}[│┃]")
+    terminal.wait_for(lambda s: row.search(s) is not None)
+    terminal.keys("q")
+    wait_until_quit(terminal)

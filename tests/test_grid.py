@@ -12,8 +12,7 @@ from kaldoku_tui.engine.puzzle import Cage, Puzzle, combine
 from kaldoku_tui.session import Session
 from kaldoku_tui.widgets import grid as grid_module
 from kaldoku_tui.frame import BOX, Frame
-from kaldoku_tui.widgets.grid import (ASCII_GLYPHS, GRID_CSS, UNICODE_GLYPHS, KenKenGrid,
-                                     compact_notes, fit_layout, note_places)
+from kaldoku_tui.widgets.grid import ASCII_GLYPHS, GRID_CSS, UNICODE_GLYPHS, KenKenGrid
 
 from conftest import until
 from screen import screen_cells, screen_lines
@@ -70,11 +69,11 @@ class GridApp(App):
 
     def compose(self):
         yield Header()
-        yield KenKenGrid(self.board.view(), ascii=self.ascii, id="grid")
+        yield KenKenGrid(self.board.view(), ascii=self.ascii, play=self.play, id="grid")
         yield Footer()
 
-    def on_ken_ken_grid_intent(self, message):
-        if self.session.apply(message.move).board:
+    def play(self, move):
+        if self.session.apply(move).board:
             grid = self.query_one(KenKenGrid)
             grid.view = self.board.view()
             self.changes.append(grid.view.grid)
@@ -435,29 +434,6 @@ async def test_hinted_cells_are_underlined_until_a_new_board():
 
 
 @pytest.mark.parametrize(
-    "size, label_width, area, cell, rulers",
-    [
-        (4, 3, (200, 60), (11, 5), True),  # roomy: big cells, notes 3×3
-        (4, 3, (80, 22), (9, 4), True),
-        (4, 3, (60, 16), (9, 2), True),  # 60×20 less title, keys and two status lines
-        (9, 3, (80, 21), (7, 1), True),  # 9×9 in 80×24 less header, status line and footer
-        (9, 5, (80, 21), (7, 1), True),  # "3024×" and its state glyph
-        (9, 7, (80, 21), (7, 1), True),  # a 7-character clue: no room left for the glyph
-        (9, 3, (74, 21), (5, 1), True),  # the cells shrink before the rulers go
-        (9, 3, (80, 19), (7, 1), False),
-        (9, 3, (36, 22), None, False),
-    ],
-)
-def test_cells_shrink_to_fit(size, label_width, area, cell, rulers):
-    layout = fit_layout(size, label_width, *area)
-    assert (layout.cell_width, layout.cell_height) == cell if cell else layout is None
-    if layout:
-        assert layout.rulers == rulers
-        assert layout.left - layout.ruler_left >= 0 and layout.top - layout.ruler_top >= 0
-        assert layout.left + layout.width <= area[0] and layout.top + layout.height <= area[1]
-
-
-@pytest.mark.parametrize(
     "crossing, char",
     [((0, 0), "┏"), ((1, 1), "╈"), ((2, 2), "╊"), ((4, 4), "┛"), ((4, 1), "┷"), ((2, 1), "╂")],
 )
@@ -473,33 +449,6 @@ def test_every_corner_tee_and_cross_of_light_and_heavy_arms_has_a_character():
         if sum((up, right, down, left)) >= 2 and not straight:
             assert arms in BOX, arms
     assert BOX[("heavy", "light", "heavy", "light")] == "╂"
-
-
-@pytest.mark.parametrize(
-    "size, width, height, first, last",
-    [
-        (9, 7, 3, (0, 1), (2, 5)),  # 3×3: 1 top left, 9 bottom right
-        (9, 9, 2, (0, 0), (1, 6)),  # two lines: 1-5 above, 6-9 below
-        (4, 7, 3, (0, 2), (1, 4)),  # 1 2 over 3 4
-        (6, 7, 1, (0, 0), (0, 5)),  # one line, a place each
-    ],
-)
-def test_each_note_has_its_own_place(size, width, height, first, last):
-    places = note_places(size, width, height)
-    assert places[1] == first and places[size] == last
-    assert len(set(places.values())) == size, "no two digits share a place"
-    assert all(0 <= line < height and 0 <= column < width for line, column in places.values())
-
-
-@pytest.mark.parametrize(
-    "notes, text",
-    [({1, 2, 3}, "123"), (set(range(1, 8)), "1234567"), (set(range(1, 9)), "¬9"),
-     ({1, 2, 3, 4, 6, 7, 8}, "1234678"), ({1, 2, 3, 4, 6, 7, 8, 9}, "¬5"), (set(range(1, 10)), "1–9")],
-)
-def test_compact_notes_tell_which_digits(notes, text):
-    assert note_places(9, 7, 1) is None
-    assert compact_notes(frozenset(notes), 9, 7, UNICODE_GLYPHS) == text
-    assert compact_notes(frozenset(notes), 9, 7, ASCII_GLYPHS) == text.replace("¬", "~").replace("–", "-")
 
 
 async def test_notes_look_unlike_digits():

@@ -15,7 +15,7 @@ from kaldoku_tui.engine.formats import read_keen
 from kaldoku_tui.engine.hints import HintSearch, cage_facts, hint
 from kaldoku_tui.engine.puzzle import Cage, Puzzle
 from kaldoku_tui.terminal import in_ascii
-from kaldoku_tui.screens import game as game_module
+from kaldoku_tui.widgets import hints as hints_widget
 from kaldoku_tui.screens.inspector import InspectorScreen, facts_text
 from kaldoku_tui.screens.win import WinScreen
 from kaldoku_tui.widgets.grid import KenKenGrid
@@ -282,8 +282,8 @@ async def test_a_slow_hint_leaves_the_game_playable_and_is_dropped_if_the_board_
         release.wait(10)
         return HintSearch(hint(board))
 
-    monkeypatch.setattr(game_module, "hint_within", slow_hint)
-    monkeypatch.setattr(game_module, "SLOW_HINT", 0.05)
+    monkeypatch.setattr(hints_widget, "hint_within", slow_hint)
+    monkeypatch.setattr(hints_widget, "SLOW_HINT", 0.05)
     app = make_app(example, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("t", "right")
@@ -330,7 +330,7 @@ async def test_the_cage_inspector(example, tmp_path):
 
 
 async def test_a_hint_search_that_gives_up_says_so(example, tmp_path, monkeypatch):
-    monkeypatch.setattr(game_module, "hint_within",
+    monkeypatch.setattr(hints_widget, "hint_within",
                         lambda board: HintSearch(None, "No hint found in 5 seconds on this board."))
     app = make_app(example, tmp_path)
     async with app.run_test(size=SIZE) as pilot:

@@ -23,7 +23,7 @@ from kaldoku_tui.screens.replay import ReplayScreen, replay_frames
 from kaldoku_tui.screens.win import WinScreen
 from kaldoku_tui.session import Session
 from kaldoku_tui.session.store import base as store_module
-from kaldoku_tui.session.game import Move, place
+from kaldoku_tui.session.moves import Check, Fill, Move, Note, Place, Reveal, Undo
 from kaldoku_tui.session.store import DB_FILE, Store, open_store
 from kaldoku_tui.session.store.schema import SCHEMA_VERSION
 
@@ -64,7 +64,7 @@ def play(store: Store, puzzle, moves, daily: date | None = None) -> Session:
 
 
 def solving(puzzle) -> list[Move]:
-    return [place((r, c), d) for r, row in enumerate(puzzle.solution) for c, d in enumerate(row)]
+    return [Place((r, c), d) for r, row in enumerate(puzzle.solution) for c, d in enumerate(row)]
 
 
 def win_daily(store: Store, monkeypatch, day: date, begun: date | None = None) -> None:
@@ -145,7 +145,7 @@ def test_what_does_not_count_for_a_streak(tmp_path, monkeypatch, example4):
     # ordinary game won today is not a daily.
     win_daily(store, monkeypatch, MONDAY - timedelta(days=1), begun=MONDAY)
     begun_on(monkeypatch, MONDAY)
-    play(store, daily_puzzle(MONDAY), [Move("reveal")], daily=MONDAY)
+    play(store, daily_puzzle(MONDAY), [Reveal()], daily=MONDAY)
     play(store, example4, solving(example4))
     assert store.daily_days() == {MONDAY - timedelta(days=2)}
     assert store.streaks(MONDAY) == Streaks(0, 1)
@@ -189,10 +189,10 @@ def test_kaldoku_daily_keeps_the_game_as_daily_and_resumes_it(monkeypatch, tmp_p
     monkeypatch.setattr(app_module, "run", lambda args: built.append(app_module.build_app(args)) or 0)
     assert main(["daily", "--date", "2026-11-23"]) == 0
     first = built[0].game.session
-    built[0].store.close()
+    built[0].services.store.close()
     assert main(["daily", "--date", "2026-11-23"]) == 0
     again = built[1].game.session
-    built[1].store.close()
+    built[1].services.store.close()
     assert again.journal.game_id == first.journal.game_id, "the day's game in progress goes on"
     assert sql(tmp_path, "SELECT id, daily FROM games") == [(first.journal.game_id, "2026-11-23")]
 
@@ -201,7 +201,7 @@ def test_history_lists_games_with_their_codes(tmp_path, monkeypatch, capsys, exa
     store = open_store(tmp_path)
     begun_on(monkeypatch, MONDAY)
     play(store, example4, solving(example4))
-    play(store, daily_puzzle(MONDAY), [Move("check")] + solving(daily_puzzle(MONDAY)), daily=MONDAY)
+    play(store, daily_puzzle(MONDAY), [Check()] + solving(daily_puzzle(MONDAY)), daily=MONDAY)
     play(store, example4, [])  # untouched so far: in progress
     store.close()
     assert main(["history", "--data-dir", str(tmp_path)]) == 0
@@ -223,7 +223,7 @@ def test_history_lists_games_with_their_codes(tmp_path, monkeypatch, capsys, exa
 def test_export_prints_the_game_in_progress_or_game_id(tmp_path, capsys, example4):
     store = open_store(tmp_path)
     won = play(store, example4, solving(example4))
-    playing = play(store, daily_puzzle(MONDAY), [place((0, 0), 1), Move("undo")])
+    playing = play(store, daily_puzzle(MONDAY), [Place((0, 0), 1), Undo()])
     store.close()
     home = ["--data-dir", str(tmp_path)]
     assert main(["export", *home]) == 0
@@ -243,7 +243,7 @@ def test_export_prints_the_game_in_progress_or_game_id(tmp_path, capsys, example
 
 def test_export_feeds_solve(tmp_path, capsys, monkeypatch, example4):
     store = open_store(tmp_path)
-    play(store, example4, [place((0, 0), 1)])
+    play(store, example4, [Place((0, 0), 1)])
     store.close()
     assert main(["export", "--data-dir", str(tmp_path)]) == 0
     monkeypatch.setattr("sys.stdin", __import__("io").StringIO(capsys.readouterr().out))
@@ -291,9 +291,10 @@ def test_export_with_no_game_in_progress_and_a_game_that_cannot_be_read(tmp_path
 
 def test_a_game_whose_moves_do_not_fit_cannot_be_replayed(tmp_path, capsys, example4):
     store = open_store(tmp_path)
-    play(store, example4, [place((0, 0), 1)])
+    play(store, example4, [Place((0, 0), 1)])
     sql_write(tmp_path, lambda c: c.execute(
-        "UPDATE moves SET move = '{\"move\": \"place\", \"states\": [[7, 7, 1, []]]}', "
+        "UPDATE moves SET move = '{\"move\": \"place\", \"cell\": [7, 7], \"digit\": 1, "
+        "\"states\": [[7, 7, 1, []]]}', "
         "sum = NULL"))  # no checksum, as an older kaldoku wrote it: read, then refused
     store.close()
     assert main(["replay", "1", "--data-dir", str(tmp_path)]) == 2
@@ -305,8 +306,8 @@ def test_a_game_whose_moves_do_not_fit_cannot_be_replayed(tmp_path, capsys, exam
 
 def test_a_replay_of_a_real_game_ends_on_its_final_board(tmp_path, example4):
     store = open_store(tmp_path)
-    moves = [place((0, 0), 2), Move("note", (1, 1), 3), Move("undo"), place((0, 0), 1),
-             Move("check"), Move("fill")] + solving(example4)[1:]
+    moves = [Place((0, 0), 2), Note((1, 1), 3), Undo(), Place((0, 0), 1),
+             Check(), Fill()] + solving(example4)[1:]
     session = play(store, example4, moves)
     assert session.outcome == "won"
     saved = open_store(tmp_path).game(session.journal.game_id)
@@ -415,7 +416,7 @@ async def test_the_share_code_command_shows_the_code(example4):
 
 async def test_the_statistics_screen_charts_the_chosen_kind(tmp_path, monkeypatch, example4, row_sums):
     store = open_store(tmp_path)
-    for moves in (solving(example4), [Move("check")] + solving(example4)):
+    for moves in (solving(example4), [Check()] + solving(example4)):
         play(store, example4, moves)
     play(store, row_sums, solving(row_sums))
     store.close()
@@ -431,7 +432,7 @@ async def test_the_statistics_screen_charts_the_chosen_kind(tmp_path, monkeypatc
         text = screen_text(app)
         assert "> 4×4 · +−×÷" in text
         assert "4×4 · +−×÷: the last 2 wins, oldest first" in text
-        times = app.store.win_times(GameKind(4))
+        times = app.services.store.win_times(GameKind(4))
         assert times[1] > times[0] and app.screen.query_one(TimeChart).display
         lines = text.splitlines()
         top = next(line for line in lines if clock_text(times[1]) in line)
@@ -451,7 +452,7 @@ async def test_the_statistics_screen_in_ascii(tmp_path, example4, row_sums):
         await pilot.press("s")
         lines = screen_lines(app)
         assert not_ascii(lines) == {}
-        top = clock_text(max(app.store.win_times(GameKind(4))))
+        top = clock_text(max(app.services.store.win_times(GameKind(4))))
         assert any(top in line and "#" in line for line in lines), lines
 
 
@@ -497,7 +498,7 @@ def test_history_export_and_stats_do_not_import_textual(tmp_path, example4):
 def test_history_and_export_print_nothing_raw_from_a_crafted_database(tmp_path, capsys, example4):
     store = open_store(tmp_path)
     play(store, example4, [])
-    play(store, example4, [place((0, 0), 1)])
+    play(store, example4, [Place((0, 0), 1)])
     sql_write(tmp_path, lambda c: c.execute(
         "UPDATE games SET outcome = 'won\x1b]0;pwned\x07', kind = '\x1b[2J', started = '2026\u202e-11' "
         "WHERE id = 1"))

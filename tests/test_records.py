@@ -60,7 +60,7 @@ async def test_a_reveal_counts_as_played_not_won(example, tmp_path):
 
 async def test_a_game_left_for_a_new_one_counts_as_played(example, row_sums, tmp_path):
     app = game_app(example, tmp_path, depth=1)
-    app.bank.add(GameKind(3), row_sums)
+    app.services.bank.add(GameKind(3), row_sums)
     async with app.run_test(size=(80, 24)) as pilot:
         app.workers.cancel_group(app, "bank")
         await pilot.press("1", "g", "3", "enter")

@@ -140,12 +140,12 @@ async def test_up_and_down_move_between_rows_left_right_enter_space_change():
         await pilot.pause()
         screen = app.screen
         assert screen.focused.id == "shade_peers"
-        assert screen.shown() == app.settings, "moving changes nothing"
+        assert screen.shown() == app.services.settings, "moving changes nothing"
         await pilot.press("right", "down", "enter", "up", "up", "left")
         shown = screen.shown()
         assert shown.shade_peers and shown.light_numbers and not shown.auto_clean_notes
         await pilot.press("space", "q")
-        assert app.settings.auto_clean_notes and app.settings.shade_peers
+        assert app.services.settings.auto_clean_notes and app.services.settings.shade_peers
 
         await pilot.press("g", "down", "right", "down", "right", "right", "up", "up", "left")
         dialog = app.screen

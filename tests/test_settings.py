@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from kaldoku_tui.app import KaldokuApp, build_app
 from kaldoku_tui.bank import Bank
-from kaldoku_tui.cli import game_parser
+from kaldoku_tui.cli import app_config, game_parser
 from kaldoku_tui.screens.settings import SettingsScreen
 from kaldoku_tui.session.settings import Settings
 from kaldoku_tui.session.store import open_store
@@ -24,8 +24,8 @@ def test_settings_from_saved_json_keep_what_they_understand():
 
 def start(tmp_path, *argv: str) -> KaldokuApp:
     """kaldoku with its files in tmp_path, as `kaldoku ARGV` starts it."""
-    app = build_app(game_parser().parse_args([*argv, "--data-dir", str(tmp_path)]))
-    app.bank = Bank(app.store, depth=0)
+    app = build_app(app_config(game_parser().parse_args([*argv, "--data-dir", str(tmp_path)])))
+    app.services.bank = Bank(app.services.store, depth=0)
     return app
 
 
@@ -35,14 +35,14 @@ async def test_turning_auto_clean_off_keeps_the_notes_and_is_kept(tmp_path):
         await pilot.press("right", "n", "1", "2", "n", "left", "o")
         assert isinstance(app.screen, SettingsScreen)
         await pilot.press("enter", "q")
-        assert app.settings == Settings(auto_clean_notes=False)
+        assert app.services.settings == Settings(auto_clean_notes=False)
         assert "Settings saved" in app.game.message
         await pilot.press("1")
         assert app.game.session.board.notes((0, 1)) == {1, 2}, "the 1 stays in its row's notes"
         assert app.game.message == "", "old news goes with a move"
     assert open_store(tmp_path).settings()["auto_clean_notes"] is False
 
-    assert start(tmp_path).settings == Settings(auto_clean_notes=False)
+    assert start(tmp_path).services.settings == Settings(auto_clean_notes=False)
 
     # The game was saved with clean-up off; turned on again, the setting wins on resuming.
     open_store(tmp_path).save_settings(Settings().to_dict())
@@ -83,7 +83,7 @@ async def test_lighting_the_numbers_is_off_by_default_and_kept(tmp_path):
     async with app.run_test(size=SIZE) as pilot:
         assert not app.game.grid.light_numbers
         await pilot.press("o", "tab", "tab", "space", "escape")
-        assert app.settings == Settings(light_numbers=True)
+        assert app.services.settings == Settings(light_numbers=True)
         assert app.game.grid.light_numbers
         await pilot.pause()
         grid = app.game.grid
@@ -98,7 +98,7 @@ async def test_lighting_the_numbers_is_off_by_default_and_kept(tmp_path):
 def test_a_corrupt_settings_file_of_0_1_0_is_set_aside(tmp_path):
     (tmp_path / "settings.json").write_text("{not json")
     app = start(tmp_path, EXAMPLE_ID)
-    assert app.settings == Settings()
+    assert app.services.settings == Settings()
     assert "settings.json" in app.game.message
     assert (tmp_path / "settings.json.unusable").read_text() == "{not json"
     assert open_store(tmp_path).settings() == {}
@@ -116,7 +116,7 @@ async def test_a_theme_picked_in_the_palette_is_kept(tmp_path):
         assert app.theme == "textual-dark"
         app.theme = "nord"  # what the palette's theme picker does
         await pilot.pause()
-        assert app.settings.theme == "nord" and "Settings saved" in app.game.message
+        assert app.services.settings.theme == "nord" and "Settings saved" in app.game.message
     assert open_store(tmp_path).settings()["theme"] == "nord"
     again = start(tmp_path)
     assert again.theme == "nord"

@@ -19,7 +19,7 @@ from kaldoku_tui.engine.formats import read_keen
 from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.session import Session
 from kaldoku_tui.session.store import sqlite as store_module
-from kaldoku_tui.session.game import Move, place
+from kaldoku_tui.session.moves import Check, Place, Redo, Undo
 from kaldoku_tui.session.legacy import import_legacy
 from kaldoku_tui.bank import STARTING_KINDS
 from kaldoku_tui.session.store import DB_FILE, GameDamaged, Store, UnsafeDirectory, data_dir, open_store
@@ -50,7 +50,7 @@ def play(store: Store, puzzle, *moves) -> Session:
 
 
 def test_a_game_is_kept_move_by_move_and_resumes(tmp_path, example4):
-    session = play(open_store(tmp_path), example4, place((0, 0), 1), place((1, 1), 1))
+    session = play(open_store(tmp_path), example4, Place((0, 0), 1), Place((1, 1), 1))
     again = saved_session(tmp_path)
     assert again.board.view() == session.board.view()
     rows = sql(tmp_path, "SELECT seq, move FROM moves ORDER BY seq")
@@ -89,7 +89,7 @@ def test_a_damaged_database_is_set_aside_and_play_goes_on(tmp_path, example4, co
     assert store.saving
     kept = aside(tmp_path)
     assert len(kept) == 1 and (tmp_path / kept[0]).read_bytes() == content, "renamed, never deleted"
-    play(store, example4, place((0, 0), 1))
+    play(store, example4, Place((0, 0), 1))
     assert saved_session(tmp_path).board.digit((0, 0)) == 1
 
 
@@ -112,11 +112,11 @@ def test_a_database_locked_past_the_timeout_is_never_set_aside_and_saves_when_le
     try:
         store = open_store(tmp_path)
         assert "another kaldoku holds the store" in store.notices[0] and not store.saving
-        session = play(store, example4, place((0, 0), 1), place((0, 1), 2))
+        session = play(store, example4, Place((0, 0), 1), Place((0, 1), 2))
     finally:
         holder.close()
     assert not aside(tmp_path)
-    assert session.apply(place((0, 2), 3)).message == "Saving is back on: every move so far is saved."
+    assert session.apply(Place((0, 2), 3)).message == "Saving is back on: every move so far is saved."
     assert [m for m in saved_session(tmp_path).board.grid[0]] == [1, 2, 3, 0]
 
 
@@ -125,7 +125,7 @@ def test_a_directory_that_cannot_be_made_plays_without_saving_and_says_so_at_onc
     blocked.write_text("")
     store = open_store(blocked / "home")
     assert store.notices[0].startswith("Saving is off") and not store.saving
-    session = play(store, example4, place((0, 0), 1))
+    session = play(store, example4, Place((0, 0), 1))
     assert session.board.digit((0, 0)) == 1
 
 
@@ -155,7 +155,7 @@ def full_disk(monkeypatch):
 
 
 def test_a_full_disk_at_start_plays_on_and_saving_resumes_with_room(tmp_path, example4, full_disk):
-    play(open_store(tmp_path), example4, place((0, 0), 1))
+    play(open_store(tmp_path), example4, Place((0, 0), 1))
     full_disk.full = True
     store = open_store(tmp_path)
     assert store.notices == ["Saving is off: database or disk is full. Your moves are kept and "
@@ -166,17 +166,17 @@ def test_a_full_disk_at_start_plays_on_and_saving_resumes_with_room(tmp_path, ex
     session = Session.resume(saved.puzzle, saved.moves, saved.kind)
     session.journal = taken.journal
     assert session.board.digit((0, 0)) == 1, "the game in progress is read"
-    assert session.apply(place((1, 1), 1)).message is None, "told once already"
+    assert session.apply(Place((1, 1), 1)).message is None, "told once already"
     full_disk.full = False
-    assert session.apply(place((2, 2), 1)).message == "Saving is back on: every move so far is saved."
+    assert session.apply(Place((2, 2), 1)).message == "Saving is back on: every move so far is saved."
     assert saved_session(tmp_path).board.view() == session.board.view()
 
 
 def test_a_disk_that_fills_in_play_keeps_the_moves_until_there_is_room(tmp_path, example4, full_disk):
-    session = play(open_store(tmp_path), example4, place((0, 0), 1))
+    session = play(open_store(tmp_path), example4, Place((0, 0), 1))
     full_disk.full = True
-    assert session.apply(place((1, 1), 1)).message.startswith("Saving is off: database or disk is full")
-    assert session.apply(place((2, 2), 1)).message is None
+    assert session.apply(Place((1, 1), 1)).message.startswith("Saving is off: database or disk is full")
+    assert session.apply(Place((2, 2), 1)).message is None
     assert saved_session(tmp_path).board.digit((1, 1)) == 0
     full_disk.full = False
     assert "back on" in session.keep_time()
@@ -184,19 +184,19 @@ def test_a_disk_that_fills_in_play_keeps_the_moves_until_there_is_room(tmp_path,
 
 
 def test_a_second_kaldoku_takes_the_game_over_and_the_first_writes_no_more(tmp_path, example4):
-    first = play(open_store(tmp_path), example4, place((0, 0), 1))
+    first = play(open_store(tmp_path), example4, Place((0, 0), 1))
     other = open_store(tmp_path)
     taken = other.resume(other.open_games()[0].id)
     saved = taken.game
     second = Session.resume(saved.puzzle, saved.moves, saved.kind)
     second.journal = taken.journal
-    second.apply(place((1, 1), 1))
-    second.apply(place((2, 2), 1))
+    second.apply(Place((1, 1), 1))
+    second.apply(Place((2, 2), 1))
     # The first, idle meanwhile (a lid closed over SSH), wakes: its clock save and its
     # moves are refused, and it is told once.
     notice = first.keep_time()
     assert notice.startswith("This game is being played in another kaldoku now")
-    update = first.apply(place((3, 3), 4))
+    update = first.apply(Place((3, 3), 4))
     assert update.message == notice and first.board.digit((3, 3)) == 0, "refused"
     assert first.keep_time() is None
     kept = saved_session(tmp_path)
@@ -231,7 +231,7 @@ def test_two_processes_writing_at_once_never_corrupt_anything(tmp_path):
 
 def test_a_game_that_cannot_be_resumed_is_kept_aside_and_not_counted(tmp_path, example4):
     store = open_store(tmp_path)
-    play(store, example4, place((0, 0), 1))
+    play(store, example4, Place((0, 0), 1))
     sql_write(tmp_path, lambda c: c.execute("UPDATE games SET elapsed = 'NaN'"))
     found = open_store(tmp_path).open_games()
     with pytest.raises(GameDamaged, match="not a time") as damage:
@@ -249,21 +249,21 @@ def test_records_are_queries_over_the_games(tmp_path, example4):
         session.clock.before = next(times)
         for r, row in enumerate(EXAMPLE_SOLUTION):
             for c, digit in enumerate(row):
-                session.apply(place((r, c), digit))
+                session.apply(Place((r, c), digit))
         assert session.outcome == "won"
 
     won()
     won()
-    won(place((0, 0), 1), place((0, 0), 2), place((0, 0), 1))
+    won(Place((0, 0), 1), Place((0, 0), 2), Place((0, 0), 1))
     helped = play(store, example4)
-    helped.apply(Move("check"))
+    helped.apply(Check())
     helped.clock.before = 10.0
     for r, row in enumerate(EXAMPLE_SOLUTION):
         for c, digit in enumerate(row):
-            helped.apply(place((r, c), digit))
-    play(store, example4, place((0, 0), 1)).leave()
+            helped.apply(Place((r, c), digit))
+    play(store, example4, Place((0, 0), 1)).leave()
     play(store, example4).leave()  # never touched: not counted
-    play(store, example4, place((0, 0), 1))  # in progress: not counted
+    play(store, example4, Place((0, 0), 1))  # in progress: not counted
     record = store.record(GameKind(4))
     assert (record.played, record.won, record.unaided) == (5, 4, 3)
     assert record.best == 50.0 and record.median == 70.0
@@ -284,10 +284,10 @@ def test_the_0_1_0_data_directory_is_carried_over(tmp_path):
     assert session.help == {"checks": 1, "hints": 0, "reveals": 0}
     # The undo and redo history came too: each step back and forth matches 0.1.0's board.
     while old_board.undo():
-        assert session.apply(Move("undo")).board
+        assert session.apply(Undo()).board
         assert session.board.view() == old_board.view()
     while old_board.redo():
-        assert session.apply(Move("redo")).board
+        assert session.apply(Redo()).board
         assert session.board.view() == old_board.view()
     record = store.record(GameKind(3))
     assert (record.played, record.won, record.unaided, record.best) == (1, 1, 1, 7.0)
@@ -363,7 +363,7 @@ def test_files_that_are_not_ours_are_left_alone(tmp_path, example4):
     mine.write_text("the player's")
     os.utime(mine, (0, 0))
     (tmp_path / "game.json.bak").write_text("x")
-    play(open_store(tmp_path), example4, place((0, 0), 1))
+    play(open_store(tmp_path), example4, Place((0, 0), 1))
     assert mine.read_text() == "the player's" and (tmp_path / "game.json.bak").exists()
 
 
@@ -457,13 +457,13 @@ def test_a_ghost_kaldoku_never_overwrites_the_game_played_elsewhere(tmp_path):
 
 
 def test_the_move_that_finds_the_game_taken_is_taken_back(tmp_path, example4):
-    first = play(open_store(tmp_path), example4, place((0, 0), 1))
+    first = play(open_store(tmp_path), example4, Place((0, 0), 1))
     other = open_store(tmp_path)
     other.resume(other.open_games()[0].id)
-    update = first.apply(place((1, 1), 1))
+    update = first.apply(Place((1, 1), 1))
     assert update.board and update.message.startswith("This game is being played in another")
     assert first.board.digit((1, 1)) == 0 and first.board.digit((0, 0)) == 1
-    assert first.apply(Move("undo")).message == update.message
+    assert first.apply(Undo()).message == update.message
     assert saved_session(tmp_path).board.digit((1, 1)) == 0
 
 

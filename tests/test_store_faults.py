@@ -18,13 +18,14 @@ from kaldoku_tui.app import resume
 from kaldoku_tui.engine.formats import read_keen
 from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.session import Session
-from kaldoku_tui.session.game import TAKEN, place
+from kaldoku_tui.session.game import TAKEN
+from kaldoku_tui.session.moves import Place
 from kaldoku_tui.session.settings import Settings
 from kaldoku_tui.session.store import DB_FILE, UnsafeDirectory, open_store
 from kaldoku_tui.session.store import sqlite as store_module
 
 PUZZLE = read_keen(EXAMPLE_ID).with_solution(EXAMPLE_SOLUTION)
-MOVES = [place((r, c), EXAMPLE_SOLUTION[r][c]) for r in range(4) for c in range(3)]
+MOVES = [Place((r, c), EXAMPLE_SOLUTION[r][c]) for r in range(4) for c in range(3)]
 """Twelve right digits: no win (the last column stays empty)."""
 
 

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from kaldoku_tui.engine.puzzle import PuzzleError
 from kaldoku_tui.session import MoveError, Session
-from kaldoku_tui.session.game import MOVES
+from kaldoku_tui.session.moves import JOURNAL_MOVES
 from kaldoku_tui.session.legacy import import_legacy
 from kaldoku_tui.session.store import open_store
 
@@ -24,7 +24,7 @@ JSON = st.recursive(
 STATE = st.lists(st.one_of(st.integers(-2, 12), JSON), min_size=0, max_size=5)
 RECORD = st.one_of(
     JSON,
-    st.fixed_dictionaries({"move": st.sampled_from(MOVES)},
+    st.fixed_dictionaries({"move": st.sampled_from(sorted(JOURNAL_MOVES))},
                           optional={"states": st.lists(STATE, max_size=4), "cell": JSON, "digit": JSON}),
 )
 

@@ -12,7 +12,7 @@ from kaldoku_tui.app import resume
 from kaldoku_tui.engine.formats import puzzle_to_dict, read_keen
 from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.session import Session
-from kaldoku_tui.session.game import Move, clear, note, place
+from kaldoku_tui.session.moves import Clear, Move, Note, Place, Redo, Undo
 from kaldoku_tui.session.settings import Settings
 from kaldoku_tui.session.snapshot import attach
 from kaldoku_tui.session.store import base, open_store
@@ -25,8 +25,8 @@ def some_moves(rng: random.Random, count: int) -> list[Move]:
     made = []
     for _ in range(count):
         cell, digit = (rng.randrange(4), rng.randrange(4)), rng.randrange(1, 4)
-        made.append(rng.choice([place(cell, digit), place(cell, digit), note(cell, digit),
-                                clear(cell), Move("undo"), Move("redo")]))
+        made.append(rng.choice([Place(cell, digit), Place(cell, digit), Note(cell, digit),
+                                Clear(cell), Undo(), Redo()]))
     return made
 
 
@@ -48,10 +48,10 @@ def test_a_game_resumes_from_its_snapshot_exactly_as_from_every_move(tmp_path, m
         assert again.board.view() == everything.board.view()
         assert again.help == everything.help and again.moved == everything.moved
         for one in (again, everything):
-            one.apply(Move("undo"))
+            one.apply(Undo())
     for _ in range(30):
         for one in (again, everything):
-            one.apply(Move("redo"))
+            one.apply(Redo())
         assert again.board.view() == everything.board.view()
 
 
@@ -84,7 +84,7 @@ def test_a_game_of_200000_moves_starts_in_well_under_a_second(tmp_path):
     assert session.board.grid[1] == (1, 2, 3, 4) and session.board.digit((0, 0)) == 0
     assert session.elapsed == 600
     for _ in range(after + 2):  # undo back into the snapshot's history
-        assert session.apply(Move("undo")).board
+        assert session.apply(Undo()).board
     assert session.board.grid[1] == (0, 0, 0, 0) and session.board.digit((0, 0)) == 0
-    assert session.apply(Move("undo")).board and session.board.digit((0, 0)) == 1
+    assert session.apply(Undo()).board and session.board.digit((0, 0)) == 1
     assert session.journal.count == before + after + after + 3

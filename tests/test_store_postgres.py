@@ -268,14 +268,14 @@ def test_kaldoku_on_a_real_terminal_plays_and_resumes_from_the_server(pg_url, tm
 def test_a_damaged_game_on_the_server_is_never_shown_as_resumed(pg_url, damage, words):
     from kaldoku_tui.app import resume
     from kaldoku_tui.session import Session
-    from kaldoku_tui.session.game import place
+    from kaldoku_tui.session.moves import Place
     from kaldoku_tui.session.settings import Settings
 
     store = PostgresStore(pg_url, "local")
     journal, _ = store.new_game(PUZZLE, KIND)
     session = Session(PUZZLE, journal=journal, now=lambda: 0.0)
     for c in range(3):
-        assert session.apply(place((0, c), EXAMPLE_SOLUTION[0][c])).message is None
+        assert session.apply(Place((0, c), EXAMPLE_SOLUTION[0][c])).message is None
     store.close()
     behind_the_back(pg_url, damage)
     again = PostgresStore(pg_url, "local")

@@ -8,10 +8,17 @@ this module. Text here is Unicode; the screen turns it into ASCII where it must.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Mapping, Protocol
 
-if TYPE_CHECKING:
-    from kaldoku_tui.engine.puzzle import Puzzle
+
+class Described(Protocol):
+    """What GameKind.of reads of a puzzle (puzzle.py imports this module, not the reverse)."""
+
+    @property
+    def size(self) -> int: ...
+
+    @property
+    def meta(self) -> Mapping[str, Any]: ...
 
 MIN_SIZE, MAX_SIZE = 3, 9
 SIZES = tuple(range(MIN_SIZE, MAX_SIZE + 1))
@@ -87,7 +94,7 @@ class GameKind:
     level: str | None = None
 
     @classmethod
-    def of(cls, puzzle: Puzzle) -> GameKind:
+    def of(cls, puzzle: Described) -> GameKind:
         """The kind of an existing puzzle, from what its meta says (a generated one says
         all; see `offered` for a level this kaldoku does not know)."""
         ops = puzzle.meta.get("ops", "all")

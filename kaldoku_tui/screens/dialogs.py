@@ -3,6 +3,8 @@ first: enter or y confirms; escape, q or n cancels (escape alone is slow on a te
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -36,8 +38,12 @@ class ReadingScreen(ModalScreen[None]):
     """A dialog to read, in a VerticalScroll (with ASCII scrollbars in ASCII mode); the
     subclass composes it and binds its keys to close."""
 
+    def __init__(self, *, ascii: bool = False) -> None:
+        super().__init__()
+        self.ascii = ascii
+
     def on_mount(self) -> None:
-        if self.app.ascii:
+        if self.ascii:
             ascii_scrollbars(self.query_one(VerticalScroll))
 
     def action_close(self) -> None:
@@ -140,15 +146,16 @@ class NewGameDialog(ModalScreen[GameKind | None]):
         *(Binding(str(n), f"size({n})", show=False) for n in SIZES),
     ]
 
-    def __init__(self, kind: GameKind) -> None:
+    def __init__(self, kind: GameKind, *, ascii: bool = False) -> None:
         super().__init__()
         self.kind = kind
+        self.ascii = ascii
         self.sizes = list(SIZES)
         self.ops = list(OP_SET_LABELS)
         self.levels: list[str | None] = [None, *LEVELS]
 
     def compose(self) -> ComposeResult:
-        ascii = self.app.ascii
+        ascii = self.ascii
         text = in_ascii if ascii else str
         with Vertical(classes="dialog", id="new-game"):
             yield Label("New game", classes="question")
@@ -201,7 +208,7 @@ class NewGameDialog(ModalScreen[GameKind | None]):
 
     def say(self, text: str) -> None:
         refused = self.query_one("#refused", Label)
-        refused.update(in_ascii(text) if self.app.ascii else text)
+        refused.update(in_ascii(text) if self.ascii else text)
         refused.display = True
 
     def action_start(self) -> None:
@@ -224,8 +231,12 @@ class Palette(CommandPalette):
     Enter that arrives before the first one has closed the palette, and on typing that
     arrives after Esc has closed it (it searches on, in a palette that is gone)."""
 
+    def __init__(self, *, ascii: bool = False, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.ascii = ascii
+
     def on_mount(self) -> None:
-        if self.app.ascii:
+        if self.ascii:
             self.query_one(SearchIcon).icon = ">"
             search = self.query_one(CommandInput)
             search.placeholder = search.placeholder.replace("…", "...")

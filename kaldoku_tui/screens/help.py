@@ -54,21 +54,14 @@ def key_table(sections: Iterable[tuple[str, Iterable[Binding]]], width: int = 66
 
 
 def describe(binding: Binding) -> str:
-    """What a key does, for the help screen."""
+    """What a key does, for the help screen: its tooltip, but for Textual's own keys."""
     action = binding.action.partition("(")[0]
     if action == "move":
         return f"move {binding.description.lower()}"
-    return (HELP_TEXT.get(binding.action) or HELP_TEXT.get(action) or binding.tooltip
-            or binding.description or action)
+    return HELP_TEXT.get(action) or binding.tooltip or binding.description or action
 
 
 HELP_TEXT = {
-    "notes_mode": "notes mode on/off: digits then toggle pencil marks",
-    "play('fill')": "fill notes: note in every empty cell the digits its row, column and cage allow "
-                  "(a cell's own notes are only narrowed)",
-    "clear": "clear the cell",
-    "play('undo')": "undo",
-    "play('redo')": "redo",
     "quit": "quit (the game is saved)",
     "command_palette": "command palette: every action, and the themes",
     "help_quit": "how to quit",
@@ -77,10 +70,22 @@ HELP_TEXT = {
 
 def grid_bindings(size: int) -> list[Binding]:
     """The grid's bindings, with the digit keys of a board of `size` folded into one line."""
-    bindings = [b for b in KenKenGrid.BINDINGS if not b.action.startswith("digit(")]
+    bindings = [b for b in KenKenGrid.BINDINGS
+                if isinstance(b, Binding) and not b.action.startswith("digit(")]
     digits = Binding(",".join(str(d) for d in range(1, size + 1)), "digit",
                      "enter a digit (a note in notes mode)")
     return [*bindings[:4], digits, *bindings[4:]]
+
+
+def key_sections(size: int, game: Iterable[object], anywhere: Iterable[object]
+                 ) -> list[tuple[str, list[Binding]]]:
+    """Every key of the game, in sections: the board's (of a board of `size`), the game
+    screen's and the app's."""
+    return [
+        ("On the board", grid_bindings(size)),
+        ("Game", [b for b in game if isinstance(b, Binding)]),
+        ("Anywhere", [b for b in anywhere if isinstance(b, Binding)]),
+    ]
 
 
 class KeyTable(Static):
@@ -99,8 +104,8 @@ class HelpScreen(ReadingScreen):
 
     BINDINGS = [Binding("escape,q,question_mark,f1", "close", "Close")]
 
-    def __init__(self, sections: list[tuple[str, list[Binding]]]) -> None:
-        super().__init__()
+    def __init__(self, sections: list[tuple[str, list[Binding]]], *, ascii: bool = False) -> None:
+        super().__init__(ascii=ascii)
         self.sections = sections
 
     def compose(self) -> ComposeResult:

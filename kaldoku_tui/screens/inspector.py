@@ -59,7 +59,7 @@ class InspectorScreen(ReadingScreen):
     BINDINGS = [Binding("escape,i,q", "close", "Close")]
 
     def __init__(self, facts: CageFacts, ascii: bool = False, cage: Region | None = None) -> None:
-        super().__init__()
+        super().__init__(ascii=ascii)
         self.facts = facts
         self.ascii = ascii
         self.cage = cage

@@ -14,7 +14,7 @@ from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.screens.dialogs import ReadingScreen
 from kaldoku_tui.session.game import clock_text
 from kaldoku_tui.session.reports import records_table, streak_text
-from kaldoku_tui.session.store import Record
+from kaldoku_tui.session.store import Store
 from kaldoku_tui.terminal import in_ascii
 
 CHART_SLOTS = 10
@@ -51,20 +51,22 @@ class RecordsScreen(ReadingScreen):
         Binding("up,left,k,h", "choose(-1)", "Previous kind", show=False),
     ]
 
-    def __init__(self, records: list[tuple[GameKind, Record]], saving: bool = True) -> None:
-        super().__init__()
-        self.records = records
-        self.saving = saving
+    def __init__(self, store: Store, playing: GameKind, *, ascii: bool = False) -> None:
+        super().__init__(ascii=ascii)
+        self.store = store
+        self.records = store.records()
+        self.playing = playing
+        """The kind of the game being played: charted first, if it has a record."""
         self.chosen = 0
         """The index in `records` of the kind whose times are charted: at first the kind
         being played, if it has a record."""
 
     def text(self, text: str) -> str:
-        return in_ascii(text) if self.app.ascii else text
+        return in_ascii(text) if self.ascii else text
 
     def table(self) -> str:
         if not self.records:
-            return "No game finished yet." if self.saving else "Statistics are not kept (saving is off)."
+            return "No game finished yet." if self.store.saving else "Statistics are not kept (saving is off)."
         lines = records_table(self.records).split("\n")
         # The chosen kind is marked by a sign, not by colour alone.
         marked = [lines[0]] + [("> " if i == self.chosen else "  ") + line
@@ -78,20 +80,19 @@ class RecordsScreen(ReadingScreen):
         if not self.records:
             return ""
         kind = self.records[self.chosen][0]
-        times = self.app.store.win_times(kind)
+        times = self.store.win_times(kind)
         chart.display = bool(times)
         heading = f"{kind.describe()}: "
         if not times:
             return self.text(heading + "no win yet to chart. Arrows: another kind.")
-        chart.show(times, self.app.ascii)
+        chart.show(times, self.ascii)
         heading += (f"the last {len(times)} wins, oldest first (with help or not)"
                     if len(times) > 1 else "one win so far")
         return self.text(heading)
 
     def compose(self) -> ComposeResult:
-        playing = self.app.game.session.kind
-        self.chosen = next((i for i, (kind, _) in enumerate(self.records) if kind == playing), 0)
-        streaks = self.app.store.streaks(utc_day())
+        self.chosen = next((i for i, (kind, _) in enumerate(self.records) if kind == self.playing), 0)
+        streaks = self.store.streaks(utc_day())
         with VerticalScroll(classes="dialog", id="records"):
             yield Static("Statistics", classes="question")
             yield Static(self.table(), id="records-table", markup=False)

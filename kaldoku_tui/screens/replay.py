@@ -1,6 +1,6 @@
 """A past game played again on the board, move by move, at the player's pace.
 
-The boards come from the game's journal (`Session.replay`, no engine logic), so a replay
+The boards come from the game's journal, its moves made by `Session.apply` as in play, so a replay
 shows exactly what the player saw: space pauses and plays, the arrows step, + and -
 change the speed.
 """
@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding
@@ -18,8 +17,9 @@ from textual.timer import Timer
 from textual.widgets import Static
 
 from kaldoku_tui.engine.board import BoardView
-from kaldoku_tui.engine.puzzle import Cell, cell_name
+from kaldoku_tui.engine.puzzle import Cell
 from kaldoku_tui.session.game import Session, clock_text
+from kaldoku_tui.session.moves import CellMove, read_move
 from kaldoku_tui.session.store import SavedGame
 from kaldoku_tui.terminal import in_ascii, shown
 from kaldoku_tui.widgets.grid import GRID_CSS, KenKenGrid
@@ -38,32 +38,16 @@ class Frame:
     cell: Cell | None = None
 
 
-def record_cell(record: Mapping[str, Any]) -> Cell | None:
-    """The cell a journal record names (place, note, clear), or None."""
-    cell = record.get("cell")
-    return (cell[0], cell[1]) if isinstance(cell, list) and len(cell) == 2 else None
-
-
-def move_words(record: Mapping[str, Any]) -> str:
-    """A journal record in a few words: '3 in r1c2', 'undo'."""
-    kind, digit, cell = record.get("move"), record.get("digit"), record_cell(record)
-    where = cell_name(cell) if cell is not None else ""
-    return {
-        "place": f"{digit} in {where}", "note": f"note {digit} in {where}",
-        "clear": f"clear {where}", "fill": "fill every cell's notes", "restart": "restart",
-        "reveal": "reveal the solution", "step": "a hint's step", "change": "a change",
-        "check": "check so far", "hint": "a hint",
-    }.get(kind, str(kind))
-
-
 def replay_frames(saved: SavedGame) -> list[Frame]:
     """The empty board and the board after each of the game's moves. Raises MoveError
     (or PuzzleError) for moves that do not fit the puzzle."""
     session = Session(saved.puzzle, saved.kind, now=lambda: 0.0)
     frames = [Frame(session.board.view(), "the empty board")]
     for record in saved.moves:
-        session.replay(record)
-        frames.append(Frame(session.board.view(), move_words(record), record_cell(record)))
+        move = read_move(record)
+        session.apply(move, replaying=True)
+        cell = move.cell if isinstance(move, CellMove) else None
+        frames.append(Frame(session.board.view(), move.words(), cell))
     return frames
 
 
@@ -91,8 +75,9 @@ class ReplayScreen(Screen):
         Binding("escape,q", "close", "Close"),
     ]
 
-    def __init__(self, saved: SavedGame, frames: list[Frame]) -> None:
+    def __init__(self, saved: SavedGame, frames: list[Frame], *, ascii: bool = False) -> None:
         super().__init__()
+        self.ascii = ascii
         self.saved = saved
         self.frames = frames
         self.at = 0
@@ -103,14 +88,14 @@ class ReplayScreen(Screen):
         """Runs while the replay plays."""
 
     def text(self, text: str) -> str:
-        return in_ascii(text) if self.app.ascii else text
+        return in_ascii(text) if self.ascii else text
 
     def compose(self) -> ComposeResult:
         outcome = f", {shown(str(self.saved.outcome), 40)}" if self.saved.outcome else ""
         yield Static(self.text(f"Replay of game {self.saved.id}: {self.saved.kind.describe()}"
                                f"{outcome} in {clock_text(self.saved.elapsed)}"),
                      id="replay-title", markup=False)
-        grid = KenKenGrid(self.frames[0].view, ascii=self.app.ascii, id="replay-grid")
+        grid = KenKenGrid(self.frames[0].view, ascii=self.ascii, id="replay-grid")
         grid.can_focus = False  # the arrows step the replay
         yield grid
         yield Static(id="replay-status", markup=False)
@@ -197,4 +182,4 @@ class ReplayApp(App):
         self.frames = frames
 
     def get_default_screen(self) -> Screen:
-        return ReplayScreen(self.saved, self.frames)
+        return ReplayScreen(self.saved, self.frames, ascii=self.ascii)

@@ -29,12 +29,13 @@ class SettingsScreen(ModalScreen[Settings]):
         Binding("o,q,escape", "close", "Close"),
     ]
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, *, ascii: bool = False) -> None:
         super().__init__()
         self.settings = settings
+        self.ascii = ascii
 
     def compose(self) -> ComposeResult:
-        ascii = self.app.ascii
+        ascii = self.ascii
         with Vertical(classes="dialog", id="settings"):
             yield Label("Settings", classes="question")
             for name, question in QUESTIONS.items():

@@ -8,12 +8,13 @@ from typing import Any
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Label
 
 from kaldoku_tui.engine.codes import share_code
 from kaldoku_tui.engine.daily import daily_of, result_line, utc_day
-from kaldoku_tui.engine.puzzle import PuzzleError
+from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError
 from kaldoku_tui.session.game import MoveError, Session, clock_text
 from kaldoku_tui.session.store import Store, StoreError
 from kaldoku_tui.terminal import in_ascii
@@ -29,8 +30,23 @@ def sharing(session: Session, store: Store) -> dict[str, Any]:
         counted = day in store.daily_days()
         result = result_line(day, clock_text(session.elapsed), sum(session.help.values()),
                              store.streaks(utc_day()).current if counted else None)
-    return {"code": share_code(session.puzzle), "result": result,
+    return {"puzzle": session.puzzle, "code": share_code(session.puzzle), "result": result,
             "game_id": getattr(session.journal, "game_id", None)}
+
+
+def won(session: Session, store: Store, ascii: bool = False) -> WinScreen:
+    """The win screen of `session`, just won: its time, the help used, the record of its
+    kind of game (when statistics are kept) and what there is to share."""
+    record = store.record(session.kind)
+    seconds = round(session.elapsed, 1)  # as the store keeps it, so the two times agree
+    best = f", best without help {clock_text(record.best)}" if record.best is not None else ""
+    news = ("New best time! " if not session.aided and record.best is not None
+            and record.best >= seconds else "")
+    line = f"{news}Won {record.won} of {record.played} played{best}." if store.saving else None
+    kind = session.kind.describe()
+    summary = f"{in_ascii(kind) if ascii else kind} in {clock_text(seconds)}"
+    return WinScreen(summary, f"Help used: {session.help_summary()}", line, store=store,
+                     ascii=ascii, **sharing(session, store))
 
 
 class WinScreen(ModalScreen[str | None]):
@@ -46,9 +62,15 @@ class WinScreen(ModalScreen[str | None]):
     ]
 
     def __init__(self, summary: str, help_used: str, record: str | None = None, *,
+                 store: Store | None = None, ascii: bool = False, puzzle: Puzzle | None = None,
                  code: str | None = None, result: str | None = None,
                  game_id: int | None = None) -> None:
         super().__init__()
+        self.store = store
+        """Where the game is kept, to replay it."""
+        self.ascii = ascii
+        self.puzzle = puzzle
+        """The puzzle solved, to download as a PDF (in a browser)."""
         self.summary = summary
         self.help_used = help_used
         self.record = record
@@ -82,7 +104,7 @@ class WinScreen(ModalScreen[str | None]):
         return self.result or self.code
 
     def text(self, text: str) -> str:
-        return in_ascii(text) if self.app.ascii else text
+        return in_ascii(text) if self.ascii else text
 
     def action_choose(self, choice: str | None) -> None:
         self.dismiss(choice)
@@ -97,21 +119,27 @@ class WinScreen(ModalScreen[str | None]):
         # A PDF to download only in a browser: at a terminal it would land in ~/Downloads.
         return self.app.is_web if action == "pdf" else True
 
+    class PdfWanted(Message):
+        """The player asks for `puzzle` as a PDF, for the browser to download."""
+
+        def __init__(self, puzzle: Puzzle) -> None:
+            super().__init__()
+            self.puzzle = puzzle
+
     def action_pdf(self) -> None:
-        self.app.deliver_pdf(self.app.game.session.puzzle)
+        if self.puzzle is not None:
+            self.post_message(self.PdfWanted(self.puzzle))
         self.notify("Making the PDF: the browser downloads it.")
 
     def action_replay(self) -> None:
         """Watch the game again; closing the replay comes back here."""
         from kaldoku_tui.screens.replay import ReplayScreen, replay_frames
 
-        if self.game_id is None:
+        if self.game_id is None or self.store is None:
             return
         try:
-            saved = self.app.store.game(self.game_id)
-            frames = replay_frames(saved) if saved is not None else None
+            saved = self.store.game(self.game_id)
+            if saved is not None:
+                self.app.push_screen(ReplayScreen(saved, replay_frames(saved), ascii=self.ascii))
         except (MoveError, PuzzleError, ValueError, StoreError) as error:
             self.notify(f"This game cannot be replayed: {error}", severity="warning")
-            return
-        if frames is not None:
-            self.app.push_screen(ReplayScreen(saved, frames))

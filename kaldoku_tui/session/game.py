@@ -1,8 +1,9 @@
 """A game in progress, without a screen: the board, its moves, the clock, the help used,
 the hint being given, and how the game ended.
 
-Every change is a Move, applied by `Session.apply`, which returns an Update saying what
-the screen should show. Moves that count are written to the session's Journal as they
+Every change is a Move (session/moves.py), applied by `Session.apply`, which returns an
+Update saying what the screen should show; a game resumed or replayed from its journal
+runs through the same function. Moves that count are written to the session's Journal as they
 are made, so a game can be resumed (and later replayed) from its moves. The rules:
 
 - no move changes the board after a win or a reveal;
@@ -15,19 +16,20 @@ are made, so a game can be resumed (and later replayed) from its moves. The rule
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Mapping, Protocol
 
-from kaldoku_tui.engine.board import Board, CellState
+from kaldoku_tui.engine.board import Board
 from kaldoku_tui.engine.check import is_solved, mistakes
-from kaldoku_tui.engine.hints import STAGES, Hint
+from kaldoku_tui.engine.hints import STAGES
+from kaldoku_tui.engine.hints import Hint as FoundHint
 from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.engine.puzzle import Cell, Puzzle, PuzzleError
-
-BOARD_MOVES = ("place", "clear", "note", "fill", "restart", "reveal", "step", "change")
-"""Moves that write cells; the journal keeps the cells' states after them. A change is
-one carried over from an older kaldoku's undo history, whose kind it did not keep."""
-MOVES = (*BOARD_MOVES, "undo", "redo", "check", "hint", "pause", "resume")
+from kaldoku_tui.session.moves import (AskHint, BoardMove, Check, DigitMove, Fill, Hint, Move,
+                                       MoveError, Note, Pause, Redo, Restart, Resume, Reveal,
+                                       Step, Undo, read_move)
+from kaldoku_tui.session.moves import states_from_list as states_from_list  # snapshot.py's
+from kaldoku_tui.session.moves import states_to_list as states_to_list  # legacy.py's
 
 HELP = ("checks", "hints", "reveals")
 """The kinds of help a game counts; any of them makes a win aided."""
@@ -40,72 +42,6 @@ def clock_text(seconds: float) -> str:
     minutes, secs = divmod(int(seconds), 60)
     hours, minutes = divmod(minutes, 60)
     return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"
-
-
-class MoveError(ValueError):
-    """A move that cannot be read (from a damaged journal); the message says why."""
-
-
-@dataclass(frozen=True)
-class Move:
-    """One thing a player does to a game, as data.
-
-    `cell` and `digit` are for place, clear and note; `states` are the cells a step
-    (a hint's third press) writes, each with its digit and notes.
-    """
-
-    kind: str
-    cell: Cell | None = None
-    digit: int | None = None
-    states: tuple[tuple[Cell, CellState], ...] = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"move": self.kind}
-        if self.cell is not None:
-            data["cell"] = list(self.cell)
-        if self.digit is not None:
-            data["digit"] = self.digit
-        if self.states:
-            data["states"] = states_to_list(self.states)
-        return data
-
-
-def place(cell: Cell, digit: int) -> Move:
-    return Move("place", cell, digit)
-
-
-def note(cell: Cell, digit: int) -> Move:
-    return Move("note", cell, digit)
-
-
-def clear(cell: Cell) -> Move:
-    return Move("clear", cell)
-
-
-def states_to_list(states: Iterable[tuple[Cell, CellState]]) -> list[list[Any]]:
-    """Cell states as JSON-able rows: [row, column, digit, [notes]]."""
-    return [[r, c, digit, sorted(notes)] for (r, c), (digit, notes) in states]
-
-
-def states_from_list(rows: Any) -> tuple[tuple[Cell, CellState], ...]:
-    """The states `states_to_list` wrote; MoveError for anything else."""
-    if not isinstance(rows, list):
-        raise MoveError("cell states must be a list")
-    states = []
-    for row in rows:
-        if not (isinstance(row, list) and len(row) == 4 and isinstance(row[3], list)):
-            raise MoveError("a cell state must be [row, column, digit, notes]")
-        r, c, digit, notes = row
-        if not all(whole(v) for v in (r, c, digit, *notes)):
-            raise MoveError("a cell state holds something other than small whole numbers")
-        if digit and notes:
-            raise MoveError("a cell state holds a digit and notes")
-        states.append(((r, c), (digit, frozenset(notes))))
-    return tuple(states)
-
-
-def whole(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 99
 
 
 @dataclass(frozen=True)
@@ -188,7 +124,7 @@ class HintState:
     or being looked for while `waiting` presses wait for it."""
 
     version: int
-    hint: Hint | None = None
+    hint: FoundHint | None = None
     stage: int = 0
     waiting: int = 0
 
@@ -287,23 +223,40 @@ class Session:
 
     # Moves.
 
-    def apply(self, move: Move) -> Update:
-        """Make `move` if the rules allow it; what changed."""
-        if move.kind == "resume" or (move.kind == "pause" and self.paused):
+    def apply(self, move: Move, *, replaying: bool = False) -> Update:
+        """Make `move` if the rules allow it; what changed.
+
+        `replaying` is for a move read from the journal (a game resumed or replayed): its
+        board moves write the states the journal kept, a move the game cannot take raises
+        MoveError, and a pause ends at the next move (going on in a later kaldoku writes
+        no resume)."""
+        if replaying:
+            if self.over:
+                raise MoveError("a move after the game ended")
+            self.paused = self.paused and isinstance(move, Resume)
+        if isinstance(move, Resume) or (isinstance(move, Pause) and self.paused):
             return self.resume_play()
-        refused = self.refusal(move)
+        refused = None if replaying else self.refusal(move)
         if refused is not None:
             self.passing = True
             return Update(message=refused)
-        if move.kind == "pause":
+        if isinstance(move, Pause):
             self.paused = True
             self.update_clock()
             return Update(message=self.log(move) or "Paused: the board is hidden. p to go on.")
-        if move.kind == "check":
+        if isinstance(move, Check):
             return self.check(move)
-        if move.kind == "hint":
+        if isinstance(move, Hint):
+            self.help["hints"] += 1
+            return Update(message=self.log(move))
+        if isinstance(move, AskHint):
             return self.press_hint()
         return self.change(move)
+
+    def replay(self, record: Mapping[str, Any]) -> None:
+        """Make again a move read from the journal (nothing is logged by a session
+        without a journal); MoveError for a record that is no move of this game."""
+        self.apply(read_move(record), replaying=True)
 
     def refusal(self, move: Move) -> str | None:
         """Why `move` cannot be made now, or None."""
@@ -316,28 +269,32 @@ class Session:
             return "Paused: p to go on."
         if self.covers:
             return "The board is hidden."
-        if move.digit is not None and not 1 <= move.digit <= self.puzzle.size:
+        if isinstance(move, DigitMove) and not 1 <= move.digit <= self.puzzle.size:
             n = self.puzzle.size
             return f"A {n}×{n} board takes the digits 1 to {n}."
-        if move.kind == "note" and move.cell is not None and self.board.digit(move.cell):
+        if isinstance(move, Note) and self.board.digit(move.cell):
             return "That cell holds a digit: clear it (0) before noting."
         return None
 
     def change(self, move: Move) -> Update:
         board = self.board
-        kind = move.kind
-        if kind == "undo":
+        if isinstance(move, Undo):
             changed = board.undo()
-        elif kind == "redo":
+        elif isinstance(move, Redo):
             changed = board.redo()
+        elif isinstance(move, BoardMove):
+            try:
+                changed = move.make(board)
+            except ValueError as error:
+                raise MoveError(f"a {move.name} move off the board: {error}") from None
+            if changed and not move.states:
+                move = replace(move, states=tuple((edit.cell, edit.after)
+                                                  for edit in board.last_change()))
         else:
-            changed = make(board, move)
-            if changed:
-                after = tuple((edit.cell, edit.after) for edit in board.last_change())
-                move = Move(kind, move.cell, move.digit, after)
+            raise MoveError(f"{move.name} is not a move of the board")
         if not changed:
-            self.passing = kind in NO_CHANGE
-            return Update(message=NO_CHANGE.get(kind))
+            self.passing = type(move) in NO_CHANGE
+            return Update(message=NO_CHANGE.get(type(move)))
         return self.board_changed(move)
 
     def board_changed(self, move: Move) -> Update:
@@ -353,22 +310,21 @@ class Session:
         notice = self.log(move)
         if self.journal.taken:
             # Found out by this move's write: take it back, the game is played elsewhere.
-            self.board.redo() if move.kind == "undo" else self.board.undo()
+            self.board.redo() if isinstance(move, Undo) else self.board.undo()
             return Update(True, notice)
-        message = {"restart": "Restarted (u undoes it).", "reveal": "Solution revealed. g: new game"}
-        if move.kind == "reveal":
+        if isinstance(move, Reveal):
             self.help["reveals"] += 1
-            return Update(True, self.finish("revealed") or notice or message["reveal"],
+            return Update(True, self.finish("revealed") or notice or SAID[Reveal],
                           ended="revealed")
         if is_solved(self.puzzle, self.board.grid):
             return Update(True, self.finish("won") or notice, ended="won")
         self.passing = True
         if all(self.board.grid[r][c] for r, c in self.puzzle.cells):
             return Update(True, notice or FULL_BUT_WRONG)
-        self.passing = move.kind in message
-        return Update(True, notice or message.get(move.kind, stale))
+        self.passing = type(move) in SAID
+        return Update(True, notice or SAID.get(type(move), stale))
 
-    def check(self, move: Move) -> Update:
+    def check(self, move: Check) -> Update:
         self.help["checks"] += 1
         self.passing = True
         self.marked = frozenset(mistakes(self.puzzle, self.board.grid))
@@ -383,7 +339,7 @@ class Session:
             return Update()
         self.paused = False
         self.update_clock()
-        return Update(message=self.log(Move("resume")) or "")
+        return Update(message=self.log(Resume()) or "")
 
     # Hints.
 
@@ -399,17 +355,16 @@ class Session:
         found = state.hint
         notice = None
         if state.stage == 2:
-            self.help["hints"] += 1
-            notice = self.log(Move("hint"))
+            notice = self.apply(Hint()).message
         if state.stage < STAGES:
             more = "t: why" if state.stage == 1 else "t: make it"
             return Update(message=notice or f"Hint {state.stage}/{STAGES}: "
                           f"{found.text(state.stage)} ({more})")
-        update = self.change(Move("step", states=tuple(found.changes.items())))
+        update = self.change(Step(states=tuple(found.changes.items())))
         return Update(update.board, update.message or f"{found.text(STAGES)} (u undoes it)",
                       update.ended)
 
-    def hint_found(self, found: Hint | None, version: int, why: str | None = None) -> Update:
+    def hint_found(self, found: FoundHint | None, version: int, why: str | None = None) -> Update:
         """The hint looked for on board `version` (or None, and `why` if the search gave
         up); the presses made meanwhile count now."""
         state = self.hint
@@ -470,37 +425,6 @@ class Session:
     def log(self, move: Move) -> str | None:
         return self.journal.append(move.to_dict(), self.elapsed)
 
-    def replay(self, record: Mapping[str, Any]) -> None:
-        """Make again a move read from the journal (nothing is logged)."""
-        if not isinstance(record, Mapping) or record.get("move") not in MOVES:
-            raise MoveError(f"not a move: {str(record)[:60]}")
-        kind = record["move"]
-        if self.over:
-            raise MoveError("a move after the game ended")
-        if kind in BOARD_MOVES:
-            states = states_from_list(record.get("states"))
-            if not states:
-                raise MoveError(f"a {kind} move without the cells it wrote")
-            try:
-                self.board.change(dict(states))
-            except ValueError as error:
-                raise MoveError(f"a {kind} move off the board: {error}") from None
-            self.version += 1
-            self.moved = True
-            if kind == "reveal":
-                self.help["reveals"] += 1
-                self.outcome = "revealed"
-            elif is_solved(self.puzzle, self.board.grid):
-                self.outcome = "won"
-        elif kind in ("undo", "redo"):
-            getattr(self.board, kind)()
-            self.version += 1
-        elif kind == "check":
-            self.help["checks"] += 1
-        elif kind == "hint":
-            self.help["hints"] += 1
-        self.paused = kind == "pause"
-
 
 TAKEN = "This game is being played in another kaldoku now: g for a new game, q to quit."
 
@@ -508,30 +432,15 @@ FULL_BUT_WRONG = ("Every cell is filled, but not all is right: look for the mark
                   "repeated digits, or c to check.")
 """Said when the last empty cell is filled and the puzzle is not solved."""
 
-NO_CHANGE = {
-    "undo": "Nothing to undo.",
-    "redo": "Nothing to redo.",
-    "fill": "Every empty cell's notes are filled already.",
+NO_CHANGE: dict[type[Move], str] = {
+    Undo: "Nothing to undo.",
+    Redo: "Nothing to redo.",
+    Fill: "Every empty cell's notes are filled already.",
 }
+"""What is said when a move changes nothing."""
 
-
-def make(board: Board, move: Move) -> bool:
-    """Make a board move on `board`; whether anything changed."""
-    cell, digit = move.cell, move.digit
-    if move.kind == "place" and cell is not None and digit is not None:
-        return board.place(cell, digit)
-    if move.kind == "note" and cell is not None and digit is not None:
-        return board.toggle_note(cell, digit)
-    if move.kind == "clear" and cell is not None:
-        return board.clear(cell)
-    if move.kind == "fill":
-        return board.fill_notes()
-    if move.kind == "restart":
-        return board.restart()
-    if move.kind == "reveal":
-        return board.reveal()
-    if move.kind in ("step", "change"):
-        return board.change(dict(move.states))
-    raise MoveError(f"{move.kind} is not a board move")
-
-
+SAID: dict[type[Move], str] = {
+    Restart: "Restarted (u undoes it).",
+    Reveal: "Solution revealed. g: new game",
+}
+"""What is said after a move that changes the whole board."""

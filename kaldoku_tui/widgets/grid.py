@@ -12,15 +12,14 @@ widget begins.
 
 A cursor move repaints the two cells alone (~90 bytes at 256 colours). Lighting the
 cursor's row and column numbers and its cage's label (a few characters more), and
-shading every cell of them, are settings.
+shading every cell of them, are settings. Where the board sits (cell sizes, frame, rulers,
+hit-testing) is plain arithmetic in kaldoku_tui/layout.py.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from functools import lru_cache
 from pathlib import Path
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
 from rich.segment import Segment
 from rich.style import Style
@@ -39,7 +38,8 @@ from kaldoku_tui.engine.check import CageState, cage_states, duplicates
 from kaldoku_tui.engine.kinds import MAX_SIZE
 from kaldoku_tui.engine.puzzle import Cage, Cell, Puzzle
 from kaldoku_tui.frame import Frame
-from kaldoku_tui.session.game import Move, clear, note, place
+from kaldoku_tui.layout import RULER_WIDTH, Layout, compact_notes, fit_layout, layouts, note_places
+from kaldoku_tui.session.moves import Clear, Fill, Move, Note, Place, Redo, Undo
 from kaldoku_tui.terminal import in_ascii
 
 BANDS_DELAY = 0.3
@@ -50,165 +50,13 @@ the board twice more: done at once, they hold the first complete screen back ~60
 GRID_CSS = Path(__file__).parent.parent / "assets" / "grid.tcss"
 """The grid's styles; an App hosting the grid lists this in its CSS_PATH."""
 
-CELL_SIZES = ((11, 5), (9, 4), (7, 3), (9, 2), (7, 1), (5, 1), (3, 1))
-"""Cell interiors (columns, rows) to try, largest first; 3+ rows show notes 3×3, 2 rows
-in two lines."""
-
-STATUS_LINES = (2, 1)
-"""The fewest lines the status line may have under the board, the first tried first:
-fewer only when that lets the board keep its numbers."""
-
-STATUS_MOST = 6
-"""The most lines the status line takes from a roomy terminal (the board is centred in
-the rest)."""
-
-RULER_WIDTH = 2
-"""Columns the row numbers take left of the board: the number and a space."""
+NOTES_MODE = "notes mode on/off: digits then toggle pencil marks"
 
 # Characters that differ between Unicode and ASCII drawing.
 UNICODE_GLYPHS = {"done": "✓", "wrong": "≠", "duplicate": "!", "more": "…", "times": "×",
                   "all but": "¬", "to": "–", "hint": "›"}
 ASCII_GLYPHS = {"done": "*", "wrong": "!", "duplicate": "!", "more": "+", "times": "x",
                 "all but": "~", "to": "-", "hint": ">"}
-
-
-@dataclass(frozen=True)
-class Layout:
-    """Where the board sits in the widget: cell interior size, the top-left corner of
-    its frame, and whether the rulers (column numbers above, row numbers left) are shown."""
-
-    size: int
-    cell_width: int
-    cell_height: int
-    left: int
-    top: int
-    rulers: bool = False
-
-    @property
-    def width(self) -> int:
-        return self.size * (self.cell_width + 1) + 1
-
-    @property
-    def height(self) -> int:
-        return self.size * (self.cell_height + 1) + 1
-
-    @property
-    def middle(self) -> int:
-        """The line of a cell's inside that holds its digit."""
-        return (self.cell_height - 1) // 2
-
-    @property
-    def ruler_top(self) -> int:
-        """Lines the column numbers take above the board."""
-        return 1 if self.rulers else 0
-
-    @property
-    def ruler_left(self) -> int:
-        """Columns the row numbers take left of the board."""
-        return RULER_WIDTH if self.rulers else 0
-
-    def column_ruler_region(self, column: int) -> Region:
-        """The stretch above `column` that holds its number."""
-        region = self.cell_region((0, column))
-        return Region(region.x, self.top - 1, region.width, 1)
-
-    def row_ruler_region(self, row: int) -> Region:
-        """Where the number of `row` sits."""
-        return Region(self.left - RULER_WIDTH, self.cell_region((row, 0)).y + self.middle, 1, 1)
-
-    def cell_region(self, cell: Cell) -> Region:
-        """The inside of `cell`, in widget coordinates."""
-        r, c = cell
-        return Region(
-            self.left + c * (self.cell_width + 1) + 1,
-            self.top + r * (self.cell_height + 1) + 1,
-            self.cell_width,
-            self.cell_height,
-        )
-
-    def label_region(self, cell: Cell) -> Region:
-        """The stretch of line above `cell` where its cage label sits."""
-        region = self.cell_region(cell)
-        return Region(region.x, region.y - 1, region.width, 1)
-
-    def cell_at(self, x: int, y: int) -> Cell | None:
-        """The cell whose inside holds the point (x, y), if any."""
-        c, dx = divmod(x - self.left, self.cell_width + 1)
-        r, dy = divmod(y - self.top, self.cell_height + 1)
-        if 0 <= r < self.size and 0 <= c < self.size and dx and dy:
-            return (r, c)
-        return None
-
-
-def layouts(size: int, label_width: int) -> list[Layout]:
-    """The boards to try, largest first, placed at (0, 0).
-
-    Labels sit in the line above their cell, so cells are at least as wide as the
-    longest label plus its state glyph; last comes room for the label alone (a
-    six-cell × cage can have a seven-digit clue), where the state shows by style only.
-    """
-    sizes = [(max(width, label_width + 1), height) for width, height in CELL_SIZES]
-    sizes.append((max(CELL_SIZES[-1][0], label_width), 1))
-    return [Layout(size, width, height, 0, 0) for width, height in sizes]
-
-
-@lru_cache(maxsize=64)
-def fit_layout(size: int, label_width: int, width: int, height: int) -> Layout | None:
-    """The largest board that fits a `width`×`height` area, centred; None when none does.
-
-    Every size of cell with rulers comes before any without: the rulers go only when no
-    board with them fits."""
-    for rulers in (True, False):
-        for layout in layouts(size, label_width):
-            layout = replace(layout, rulers=rulers)
-            outer_width = layout.width + layout.ruler_left
-            outer_height = layout.height + layout.ruler_top
-            if outer_width <= width and outer_height <= height:
-                return replace(
-                    layout,
-                    left=(width - outer_width) // 2 + layout.ruler_left,
-                    top=(height - outer_height) // 2 + layout.ruler_top,
-                )
-    return None
-
-
-def status_lines(size: int, label_width: int, width: int, rows: int) -> int:
-    """How many of `rows` lines, shared by the board above and the status line below, go
-    to the status line. It depends on the terminal's size alone, never on a message, so
-    the board does not jump when one is long (a longer one is paged)."""
-    for rulers in (True, False):
-        for least in STATUS_LINES:
-            layout = fit_layout(size, label_width, width, rows - least)
-            if layout is not None and (layout.rulers or not rulers):
-                spare = rows - layout.height - layout.ruler_top
-                return max(least, min(spare, STATUS_MOST))
-    return STATUS_LINES[-1]
-
-
-@lru_cache(maxsize=64)
-def note_places(size: int, width: int, height: int) -> dict[int, tuple[int, int]] | None:
-    """Where each digit's note sits in a cell (line, column), always the same place for
-    the same digit, 1 top left to the largest bottom right; None when the cell is too
-    small for all of them (notes are then listed compactly)."""
-    lines = min(height, 3)
-    across = -(-size // lines)
-    gap = 2 if 2 * across - 1 <= width else 1
-    if across > width:
-        return None
-    down = -(-size // across)
-    top, left = (height - down) // 2, (width - (gap * (across - 1) + 1)) // 2
-    return {d: (top + (d - 1) // across, left + gap * ((d - 1) % across)) for d in range(1, size + 1)}
-
-
-def compact_notes(notes: Notes, size: int, width: int, glyphs: dict[str, str]) -> str:
-    """Notes in `width` characters where each digit cannot have its place: the digits
-    when they fit, else the digits missing after a "all but" mark (all of them: 1–N)."""
-    text = "".join(map(str, sorted(notes)))
-    if len(text) <= width:
-        return text
-    missing = "".join(str(d) for d in range(1, size + 1) if d not in notes)
-    text = glyphs["all but"] + missing if missing else f"1{glyphs['to']}{size}"
-    return text if len(text) <= width else text[: width - 1] + glyphs["more"]
 
 
 class Look(NamedTuple):
@@ -271,7 +119,8 @@ class GridBand(Widget):
 
 
 class KenKenGrid(Widget, can_focus=True):
-    """The board: move with arrows or hjkl, type digits, notes, undo and redo."""
+    """The board: move with arrows or hjkl, type digits, notes, undo and redo (handed to
+    `play` as they are typed)."""
 
     COMPONENT_CLASSES = {
         "grid--cursor",
@@ -301,13 +150,15 @@ class KenKenGrid(Widget, can_focus=True):
         Binding("left,h", "move(0, -1)", "Left", show=False),
         Binding("right,l", "move(0, 1)", "Right", show=False),
         *(Binding(str(d), f"digit({d})", f"Digit {d}", show=False) for d in range(1, 10)),
-        Binding("0,backspace,delete,space", "clear", "Clear", show=False),
+        Binding("0,backspace,delete,space", "clear", "Clear", show=False, tooltip="clear the cell"),
         # Two bindings on one key, only one active at a time: the footer shows the mode.
-        Binding("n", "notes_mode(True)", "Notes: off"),
-        Binding("n", "notes_mode(False)", "Notes: ON"),
-        Binding("f", "play('fill')", "Fill notes", show=False),
-        Binding("u,ctrl+z", "play('undo')", "Undo"),
-        Binding("r,ctrl+y", "play('redo')", "Redo", show=False),
+        Binding("n", "notes_mode(True)", "Notes: off", tooltip=NOTES_MODE),
+        Binding("n", "notes_mode(False)", "Notes: ON", tooltip=NOTES_MODE),
+        Binding("f", "fill", "Fill notes", show=False,
+                tooltip="fill notes: note in every empty cell the digits its row, column and "
+                "cage allow (a cell's own notes are only narrowed)"),
+        Binding("u,ctrl+z", "undo", "Undo", tooltip="undo"),
+        Binding("r,ctrl+y", "redo", "Redo", show=False, tooltip="redo"),
     ]
 
     view: reactive[BoardView] = reactive(None, repaint=False, init=False,  # type: ignore[arg-type]
@@ -329,13 +180,6 @@ class KenKenGrid(Widget, can_focus=True):
     """Whether to light the cursor's row and column numbers and its cage's label. Off, a
     cursor move repaints the two cells alone: kindest to slow links."""
 
-    class Intent(Message):
-        """The player asks for `move` (a digit, a note, undo...): the screen decides."""
-
-        def __init__(self, move: Move) -> None:
-            super().__init__()
-            self.move = move
-
     class Fits(Message):
         """Whether the board fits the widget, after a resize."""
 
@@ -343,24 +187,21 @@ class KenKenGrid(Widget, can_focus=True):
             super().__init__()
             self.fits = fits
 
-    class CursorMoved(Message):
-        """The cursor moved to `cell`."""
-
-        def __init__(self, cell: Cell) -> None:
-            super().__init__()
-            self.cell = cell
-
     def __init__(
         self,
         view: BoardView,
         *,
         ascii: bool = False,
+        play: Callable[[Move], object] | None = None,
         name: str | None = None,
         id: str | None = None,
         classes: str | None = None,
     ) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self.ascii = ascii
+        self.play = play or (lambda move: None)
+        """Makes a move the player typed, at once: a message could be overtaken by the
+        keys typed after it (a paste, keys over a slow link)."""
         self.glyphs = ASCII_GLYPHS if ascii else UNICODE_GLYPHS
         self.bands = [GridBand(self) for _ in range(MAX_SIZE)]
         """One band a column of cells."""
@@ -430,15 +271,10 @@ class KenKenGrid(Widget, can_focus=True):
         for j, band in enumerate(self.bands):
             band.display = shown and j < self.view.size
             if band.display and layout is not None:
-                band.place(
-                    layout.cell_region((0, j)).x,
-                    layout.top - layout.ruler_top,
-                    layout.cell_width + 1,
-                    layout.height + layout.ruler_top,
-                )
+                band.place(*layout.column_band(j))
         self.ruler_band.display = shown and layout is not None and layout.rulers
         if self.ruler_band.display and layout is not None:
-            self.ruler_band.place(layout.left - RULER_WIDTH, layout.top, RULER_WIDTH, layout.height)
+            self.ruler_band.place(*layout.ruler_band())
 
     def check(self) -> None:
         """Run the checker on the board: duplicates and the state of every cage."""
@@ -492,30 +328,30 @@ class KenKenGrid(Widget, can_focus=True):
         layout = self.board_layout
         self.lines.clear()
         if layout is not None and self.show_board:
-            regions = []
+            regions: list[Region] = []
             for cell, look in looks.items():
                 old = self.looks.get(cell)
                 if look == old:
                     continue
-                region = layout.cell_region(cell)
+                inside = layout.cell_region(cell)
                 for k in range(layout.cell_height):
                     if old is None or (
                         self.cell_segments(old, k, layout) != self.cell_segments(look, k, layout)
                     ):
-                        regions.append(Region(region.x, region.y + k, region.width, 1))
+                        regions.append(Region(inside.x, inside.y + k, inside.width, 1))
             for anchor, label in label_looks.items():
                 old_label = self.label_looks.get(anchor)
                 if label != old_label:
                     # Only as far as the label reaches, old or new: the wall after it stays.
                     reach = max(self.label_reach(anchor, look, layout)
                                 for look in (label, old_label) if look is not None)
-                    region = layout.label_region(anchor)
-                    regions.append(Region(region.x, region.y, reach, 1))
+                    above = layout.label_region(anchor)
+                    regions.append(Region(above.x, above.y, reach, 1))
             if layout.rulers:
                 for axis, ruler in enumerate((layout.row_ruler_region, layout.column_ruler_region)):
                     old, new = (None if cell is None else cell[axis] for cell in (self.lit, lit))
                     if old != new:
-                        regions += [ruler(i) for i in (old, new) if i is not None]
+                        regions += [Region(*ruler(i)) for i in (old, new) if i is not None]
             bands = (*self.bands, self.ruler_band) if layout == self.placed_layout else ()
             for region in regions:
                 band = next((band for band in bands if band.holds(region.x)), None)
@@ -532,9 +368,8 @@ class KenKenGrid(Widget, can_focus=True):
         layout = self.board_layout
         if layout is None:
             return None
-        regions = [layout.cell_region(cell) for cell in cage.cells]
-        regions.append(layout.label_region(cage.anchor))
-        return Region.from_union(regions).translate(self.content_region.offset)
+        region = Region(*layout.cage_region(cage.cells, cage.anchor))
+        return region.translate(self.content_region.offset)
 
     @property
     def lit_cell(self) -> Cell | None:
@@ -547,9 +382,8 @@ class KenKenGrid(Widget, can_focus=True):
         last = self.view.size - 1
         return (min(max(cell[0], 0), last), min(max(cell[1], 0), last))
 
-    def watch_cursor(self, cell: Cell) -> None:
+    def watch_cursor(self) -> None:
         self.repaint_changes()
-        self.post_message(self.CursorMoved(cell))
 
     def watch_notes_mode(self) -> None:
         self.repaint_changes()
@@ -813,7 +647,7 @@ class KenKenGrid(Widget, can_focus=True):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "notes_mode":
             return parameters[0] != self.notes_mode and self.show_board
-        if action in ("move", "digit", "clear", "play"):
+        if action in ("move", "digit", "clear", "fill", "undo", "redo"):
             return self.show_board
         return True
 
@@ -822,18 +656,22 @@ class KenKenGrid(Widget, can_focus=True):
         self.cursor = (r + rows, c + columns)
 
     def action_digit(self, digit: int) -> None:
-        move = note if self.notes_mode else place
-        self.post_message(self.Intent(move(self.cursor, digit)))
+        self.play((Note if self.notes_mode else Place)(self.cursor, digit))
 
     def action_clear(self) -> None:
-        self.post_message(self.Intent(clear(self.cursor)))
+        self.play(Clear(self.cursor))
 
     def action_notes_mode(self, on: bool) -> None:
         self.notes_mode = on
 
-    def action_play(self, kind: str) -> None:
-        """Ask for a move that needs no cell (fill notes, undo, redo)."""
-        self.post_message(self.Intent(Move(kind)))
+    def action_fill(self) -> None:
+        self.play(Fill())
+
+    def action_undo(self) -> None:
+        self.play(Undo())
+
+    def action_redo(self) -> None:
+        self.play(Redo())
 
     def on_click(self, event: events.Click) -> None:
         layout = self.board_layout

@@ -571,6 +571,10 @@ class PostgresStore(Store):
             "INSERT INTO players VALUES (%s, %s) ON CONFLICT (player) DO UPDATE SET name = %s",
             (self.player, name, name)))[1]
 
+    def name_holder(self, name: str) -> str | None:
+        found = self.read("SELECT player FROM players WHERE lower(name) = lower(%s) LIMIT 1", name)
+        return found[0][0] if found else None
+
     # Settings.
 
     def settings(self) -> dict[str, Any]:

@@ -1,0 +1,85 @@
+"""What the game's screens use, handed to them by the app: the store, the bank of ready
+puzzles, the player's settings and how the game is drawn. Nothing here imports Textual."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from kaldoku_tui.bank import Bank
+from kaldoku_tui.engine.daily import daily_of
+from kaldoku_tui.engine.kinds import GameKind
+from kaldoku_tui.engine.puzzle import Cell, Puzzle
+from kaldoku_tui.session.game import Session
+from kaldoku_tui.session.settings import Settings
+from kaldoku_tui.session.snapshot import attach
+from kaldoku_tui.session.store import Store
+
+CURSOR_KEY = "cursor"
+"""The settings table's key of the cursor of the game in progress: kept with its game, to
+be where the player left it when the game is resumed."""
+
+
+@dataclass
+class Services:
+    """One player's game: their store, bank and settings, and the clock of their games."""
+
+    store: Store
+    """Where games are kept (a store in memory plays without saving)."""
+    bank: Bank
+    """Ready puzzles, kept in the store."""
+    settings: Settings = Settings()
+    """The player's settings; the settings screen replaces them."""
+    ascii: bool = False
+    """Draw with ASCII characters only."""
+    now: Callable[[], float] = time.monotonic
+    """The clock of every game (tests drive it by hand)."""
+    kept: dict[str, Any] | None = field(default=None, init=False)
+    """The cursor as last kept in the store."""
+
+    def new_session(self, puzzle: Puzzle, kind: GameKind) -> tuple[Session, str | None]:
+        """A new game of `puzzle`, kept in the store; and a notice if saving it failed."""
+        journal, notice = self.store.new_game(puzzle, kind, daily_of(puzzle))
+        session = Session(puzzle, kind, journal=journal, now=self.now,
+                          auto_clean_notes=self.settings.auto_clean_notes)
+        return attach(session), notice
+
+    def next_game(self, leaving: Session, puzzle: Puzzle, kind: GameKind) -> tuple[Session, str]:
+        """Leave `leaving` (it counts as played if it was) for a new game of `puzzle`; the
+        new game and what to tell the player."""
+        left = leaving.leave()
+        session, notice = self.new_session(puzzle, kind)
+        return session, " ".join(filter(None, [left, notice])) or f"New {kind.describe()} puzzle."
+
+    def keep_cursor(self, session: Session, cell: Cell) -> None:
+        """Keep where the cursor of `session` is, if it changed since last kept."""
+        game = getattr(session.journal, "game_id", None)
+        spot = {"game": game, "cell": list(cell)}
+        if game is not None and not session.over and spot != self.kept:
+            self.kept = spot
+            self.store.save_settings({CURSOR_KEY: spot})
+
+    def kept_cursor(self, session: Session) -> Cell | None:
+        """Where the cursor of `session` was last kept, if it was."""
+        spot = self.store.settings().get(CURSOR_KEY)
+        game = getattr(session.journal, "game_id", None)
+        if not isinstance(spot, dict) or game is None or spot.get("game") != game:
+            return None
+        cell = spot.get("cell")
+        if isinstance(cell, list) and len(cell) == 2 and all(type(i) is int for i in cell):
+            self.kept = spot
+            return (cell[0], cell[1])
+        return None
+
+    def keep(self, session: Session, cursor: Cell) -> str | None:
+        """Keep the time played of `session` and where its cursor is (now and then, and
+        on the way out); a notice if saving stopped or came back."""
+        notice = session.keep_time()
+        self.keep_cursor(session, cursor)
+        return notice
+
+    def change_settings(self, settings: Settings) -> str | None:
+        """Play by `settings` from now on, and keep them; a notice if they were not saved."""
+        self.settings = settings
+        return self.store.save_settings(settings.to_dict())

@@ -1,0 +1,76 @@
+"""The status line under the board: the notes mode and the last message, in pages of the
+lines it has ('m' shows the next page), so a long message never moves the board."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Static
+
+from kaldoku_tui.terminal import shown
+
+MORE = " (m: again 9/9)"
+"""The longest note at the end of a page, kept room for."""
+
+
+class StatusLine(Static):
+    """The notes mode and a message; repainted only when the page on show changes (a
+    repaint of the status lines is a kilobyte on the wire)."""
+
+    def __init__(self, message: str, *, ascii: bool = False) -> None:
+        super().__init__(id="status", markup=False)
+        self.ascii = ascii
+        self.message = message
+        self.pages: list[Text | str] = [message]
+        """The status line's text, in pages of the lines it has."""
+        self.page = 0
+        """The page of it on show."""
+        self.shown_page: Text | str | None = None
+        """The page on the screen now."""
+
+    def show(self, notes: bool, room: int, message: str | None = None) -> None:
+        """Show the notes mode and `message` (or keep the last one) in `room` lines."""
+        if message is not None:
+            self.message = message
+            self.page = 0
+        self.set_class(notes, "-notes")
+        if self.styles.height is None or self.styles.height.value != room:
+            self.styles.height = room
+        mode = " NOTES ON " if notes else " notes off "
+        bar = "|" if self.ascii else "│"
+        # A message may hold a path or a file's text: controls are shown, never obeyed.
+        self.pages = self.paged(f"{mode}{bar} {shown(self.message)}", room)
+        self.page %= len(self.pages)
+        self.show_page()
+
+    def show_page(self) -> None:
+        page = self.pages[self.page]
+        if page != self.shown_page:
+            self.shown_page = page
+            self.update(page, layout=False)
+
+    def paged(self, text: str, room: int) -> list[Text | str]:
+        """`text` in pages of `room` lines of the screen's width; each page of a text
+        that needs more than one ends saying how to see the next."""
+        width = self.screen.size.width
+        console = self.app.console
+        if not width or len(Text(text).wrap(console, width)) <= room:
+            return [text]
+        lines = Text(text).wrap(console, max(1, width - len(MORE)))
+        pages = [lines[i : i + room] for i in range(0, len(lines), room)]
+        result: list[Text | str] = []
+        for i, page in enumerate(pages, 1):
+            page[-1].rstrip()
+            page[-1].append(f" (m: {'more' if i < len(pages) else 'again'} {i}/{len(pages)})",
+                            "bold")
+            result.append(Text("\n").join(page))
+        return result
+
+    @property
+    def paging(self) -> bool:
+        """Whether the message has more than one page."""
+        return len(self.pages) > 1
+
+    def more(self) -> None:
+        """Show the next page (the first after the last)."""
+        self.page = (self.page + 1) % len(self.pages)
+        self.show_page()
