@@ -128,7 +128,7 @@ def every_kind_case(kind: GameKind):
     """A kind as a test case; the slow ones (a second or more each under load, and the plain
     counters take seconds from 7×7 up) run in the long run only."""
     high = kind.level in ("extreme", "unreasonable")
-    slow = kind.size >= 7 or (kind.size == 6 and (high or kind.ops == "hidden")) or (kind.ops == "mul" and high)
+    slow = kind.size >= 7 or (kind.size == 6 and (high or kind.ops == "hidden")) or (kind.ops in ("mul", "addmul") and high)
     return pytest.param(kind, id=kind.key, marks=[pytest.mark.long] if slow else [])
 
 
@@ -168,11 +168,12 @@ def test_every_kind_that_can_exist_is_offered():
 
 
 def test_a_kind_that_cannot_exist_is_refused_with_why_and_what_exists(capsys):
-    with pytest.raises(PuzzleError, match="no 3×3 puzzle with × only needs hard deductions; 3×3 mul offers easy, normal"):
+    why = r"no 3×3 puzzle with × only needs hard deductions \(every one was checked\); 3×3 mul offers easy, normal"
+    with pytest.raises(PuzzleError, match=why):
         generate(3, seed=1, ops="mul", level="hard")
     assert main(["generate", "--size", "3", "--ops", "addmul", "--difficulty", "hard"]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "with + and × only needs hard deductions; 3×3 addmul offers easy, normal\n" in err
+    assert err.count("\n") == 1 and "with + and × only needs hard deductions (every one was checked); 3×3 addmul offers easy, normal\n" in err
 
 
 async def test_the_new_game_dialog_greys_out_a_level_that_cannot_exist_before_it_is_picked(example):

@@ -62,7 +62,7 @@ the puzzles with one solution graded by `tier_needed`. × only: 11,748 unique pu
 operations: 167,284, 157,748 easy, 9,520 normal and 16 hard; hidden operations: 110,780,
 72,792 easy, 17,068 normal and 920 hard; none extreme or unreasonable, which is why
 `levels_for(3)` stops at hard. (A cage is told apart by its cells, operation and target;
-the search takes 5 to 55 s of CPU a set: /tmp/eng_exhaust3.py in the engine report.)"""
+`python -m benchmarks.impossible`, 5 to 55 s of CPU a set.)"""
 
 
 def why_impossible(size: int, ops: str, level: str | None) -> str | None:
