@@ -269,7 +269,7 @@ def test_a_keen_id_plays_with_its_solution_found(tmp_path, monkeypatch):
         (["--size", "3", "--difficulty", "extreme"], "cannot be"),
     ],
 )
-def test_bad_arguments_are_one_line_and_status_2(argv, words, tmp_path, monkeypatch, capsys):
+def test_bad_arguments_are_one_line_and_status_2(argv, words, tmp_path, monkeypatch, capsys, on_a_terminal):
     monkeypatch.setenv("KALDOKU_HOME", str(tmp_path))
     assert main(argv) == 2
     err = capsys.readouterr().err
@@ -441,8 +441,11 @@ async def test_a_puzzle_made_in_a_worker_begins_the_new_game(example, row_sums, 
 
 
 async def test_two_apps_for_two_players_in_one_process(example, row_sums, tmp_path):
-    alice = build_app(AppConfig(data_dir=tmp_path / "alice", puzzle=EXAMPLE_ID))
-    bob = build_app(AppConfig(data_dir=tmp_path / "bob", ascii=True, size=3, seed=1))
+    """Two players on one store, as a server runs them: their own games and settings."""
+    from kaldoku_tui.session.store import open_store, player_id
+
+    alice = build_app(AppConfig(data_dir=tmp_path, player="alice", puzzle=EXAMPLE_ID))
+    bob = build_app(AppConfig(data_dir=tmp_path, player="bob", ascii=True, size=3, seed=1))
     assert alice.services.store is not bob.services.store
     async with alice.run_test(size=SIZE) as alice_pilot, bob.run_test(size=SIZE) as bob_pilot:
         await alice_pilot.press("1", "right", "2")
@@ -450,8 +453,12 @@ async def test_two_apps_for_two_players_in_one_process(example, row_sums, tmp_pa
         assert alice.game.session.board.grid[0][:2] == (1, 2)
         assert bob.game.session.board.digit((1, 0)) == 3 and bob.game.session.board.digit((0, 0)) == 0
         assert "┏" in screen_text(alice) and "┏" not in screen_text(bob) and "+" in screen_text(bob)
-    assert saved_board(tmp_path / "alice").grid[0][:2] == (1, 2)
-    assert saved_board(tmp_path / "bob").digit((1, 0)) == 3
+    for name, size, moves in (("alice", 4, 2), ("bob", 3, 1)):
+        store = open_store(tmp_path, player_id(name))
+        saved = [store.game(game.id) for game in store.open_games()]
+        assert [(game.kind.size, len(game.moves)) for game in saved] == [(size, moves)], name
+        store.close()
+    assert saved_board(tmp_path) is None, "the local player has no game"
 
 
 def test_building_the_app_leaves_the_environment_and_textual_alone(tmp_path):
