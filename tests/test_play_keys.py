@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from dataclasses import replace
+
 import pytest
 
 from conftest import EXAMPLE_ID, KEEN_IDS, game_app, saved_session
@@ -222,3 +224,21 @@ async def test_the_inspectors_combinations_become_the_cages_notes_in_one_move(ex
         assert board.digit((1, 1)) == 4
         await pilot.press("r")
     assert saved_session(tmp_path).board.notes((0, 1)) == {1, 2}
+
+
+async def test_settings_hide_the_clock_and_show_mistakes_at_once_as_help(example, tmp_path):
+    app = game_app(example, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        game = app.game
+        assert "0:00" in game.title_bar.text
+        await pilot.press("o")
+        text = " ".join(str(label.render()) for label in app.screen.query("Label"))
+        assert "Show the clock" in text and "help, as c is" in text
+        await pilot.press("escape")
+        game.change_settings(replace(app.services.settings, show_clock=False, show_mistakes=True))
+        assert "0:00" not in game.title_bar.text and "4×4" in game.title_bar.text
+        await pilot.press("2")  # r1c1 is 1
+        assert game.session.marked == {(0, 0)} and game.session.help["checks"] == 1
+        await pilot.press("right", "2")  # right, and still one check counted
+        assert game.session.marked == {(0, 0)} and game.session.help["checks"] == 1
+    assert saved_session(tmp_path).help["checks"] == 1

@@ -244,7 +244,8 @@ class GameScreen(Screen):
     def show_time(self) -> None:
         session = self.session
         paused = " (paused)" if session.paused and not session.over else ""
-        self.title_bar.show(self.text(session.kind.describe()), clock_text(session.elapsed) + paused)
+        clock = clock_text(session.elapsed) if self.services.settings.show_clock else ""
+        self.title_bar.show(self.text(session.kind.describe()), (clock + paused).strip())
 
     @property
     def message(self) -> str:
@@ -389,6 +390,8 @@ class GameScreen(Screen):
         """Play by the app's settings."""
         settings = self.services.settings
         self.session.board.auto_clean_notes = settings.auto_clean_notes
+        self.session.show_mistakes = settings.show_mistakes
+        self.show_time()
         self.grid.highlight_peers = settings.shade_peers
         self.grid.light_numbers = settings.light_numbers
 
