@@ -10,7 +10,7 @@ from dataclasses import replace
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.message import Message
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 from textual.theme import Theme
 
 from kaldoku_tui.engine.hints import cage_facts
@@ -116,6 +116,7 @@ class GameScreen(Screen):
 
     def on_mount(self) -> None:
         self.app.theme_changed_signal.subscribe(self, self.keep_theme)
+        self.app.screen_change_signal.subscribe(self, self.screens_changed)
         self.apply_settings()
         cell = self.services.kept_cursor(self.session)
         if cell is not None:
@@ -165,11 +166,13 @@ class GameScreen(Screen):
     def on_ken_ken_grid_fits(self, message: KenKenGrid.Fits) -> None:
         self.cover("small", not message.fits)
 
-    def on_screen_suspend(self) -> None:
-        self.cover("dialog", True)
-
-    def on_screen_resume(self) -> None:
-        self.cover("dialog", False)
+    def screens_changed(self, _screen: Screen) -> None:
+        """The clock stops only while the board cannot be seen: a dialog (the cage
+        inspector, settings, statistics, help, the palette) leaves it in view around
+        itself; a full screen above this one covers it."""
+        stack = self.app.screen_stack
+        above = stack[stack.index(self) + 1:] if self in stack else []
+        self.cover("screen", any(not isinstance(screen, ModalScreen) for screen in above))
 
     def cover(self, reason: str, on: bool) -> None:
         """The board is hidden for `reason` (a dialog, a small terminal), or no longer."""
@@ -321,8 +324,6 @@ class GameScreen(Screen):
     def confirm(self, question: str, move: Move) -> None:
         """Make `move` if the player says yes to `question`."""
         def answered(yes: bool | None) -> None:
-            # The dialog is gone: its answer comes before this screen hears it is back.
-            self.session.cover("dialog", False)
             if yes:
                 self.play(move)
 
