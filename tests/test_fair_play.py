@@ -10,7 +10,7 @@ from kaldoku_tui.screens.help import HelpScreen
 from kaldoku_tui.screens.inspector import InspectorScreen
 from kaldoku_tui.screens.settings import SettingsScreen
 
-from conftest import game_app
+from conftest import game_app, workers_done
 
 SIZE = (80, 24)
 
@@ -59,3 +59,16 @@ async def test_the_clock_stops_while_a_screen_covers_the_board(example, tmp_path
         await pilot.pause()
         app.game.tick()
         assert app.game.title_bar.text.endswith("0:05")
+
+
+async def test_a_new_game_starts_with_the_cursor_at_r1c1(example, tmp_path):
+    app = game_app(example, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("right", "down", "right")
+        assert app.game.grid.cursor == (1, 2)
+        await pilot.press("g", "4", "enter")
+        await workers_done(app)
+        await pilot.pause()
+        assert app.screen is app.game and app.game.session.board.size == 4
+        assert app.game.session.board.puzzle != example
+        assert app.game.grid.cursor == (0, 0)

@@ -118,9 +118,7 @@ class GameScreen(Screen):
         self.app.theme_changed_signal.subscribe(self, self.keep_theme)
         self.app.screen_change_signal.subscribe(self, self.screens_changed)
         self.apply_settings()
-        cell = self.services.kept_cursor(self.session)
-        if cell is not None:
-            self.grid.cursor = cell
+        self.grid.cursor = self.services.kept_cursor(self.session) or (0, 0)
         self.watch(self.grid, "notes_mode", lambda _: self.show_status(), init=False)
         self.watch(self.grid, "cursor", self.cursor_moved, init=False)
         self.set_interval(1.0, self.tick)
@@ -311,6 +309,7 @@ class GameScreen(Screen):
         # One frame for the new board, its status lines and title (no torn frame between).
         with self.app.batch_update():
             self.grid.view = self.session.board.view()
+            self.grid.cursor = self.services.kept_cursor(self.session) or (0, 0)
             self.apply_settings()
             self.grid.focus()
             self.show(Update(message=news))
