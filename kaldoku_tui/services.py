@@ -4,6 +4,7 @@ puzzles, the player's settings and how the game is drawn. Nothing here imports T
 from __future__ import annotations
 
 import time
+from datetime import date
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -14,11 +15,13 @@ from kaldoku_tui.engine.puzzle import Cell, Puzzle
 from kaldoku_tui.session.game import Session
 from kaldoku_tui.session.settings import Settings
 from kaldoku_tui.session.snapshot import attach
-from kaldoku_tui.session.store import Store
+from kaldoku_tui.session.store import PastGame, Store
 
 CURSOR_KEY = "cursor"
 """The settings table's key of the cursor of the game in progress: kept with its game, to
 be where the player left it when the game is resumed."""
+
+PRACTICE = "Practice: this daily is done; this game is kept and counted nowhere."
 
 
 @dataclass
@@ -38,9 +41,23 @@ class Services:
     kept: dict[str, Any] | None = field(default=None, init=False)
     """The cursor as last kept in the store."""
 
+    def finished_daily(self, day: date) -> PastGame | None:
+        """The first game of `day`'s daily puzzle that ended won or revealed, if one did:
+        the one that counts."""
+        ended = [game for game in self.store.history()
+                 if game.daily == day and game.outcome in ("won", "revealed")]
+        return ended[-1] if ended else None  # the history lists the last begun first
+
     def new_session(self, puzzle: Puzzle, kind: GameKind) -> tuple[Session, str | None]:
-        """A new game of `puzzle`, kept in the store; and a notice if saving it failed."""
-        journal, notice = self.store.new_game(puzzle, kind, daily_of(puzzle))
+        """A new game of `puzzle`, kept in the store; and a notice if saving it failed.
+        A daily puzzle whose game ended already is practice: kept and counted nowhere."""
+        day = daily_of(puzzle)
+        if day is not None and self.finished_daily(day) is not None:
+            session = Session(puzzle, kind, now=self.now,
+                              auto_clean_notes=self.settings.auto_clean_notes)
+            session.practice = True
+            return session, PRACTICE
+        journal, notice = self.store.new_game(puzzle, kind, day)
         session = Session(puzzle, kind, journal=journal, now=self.now,
                           auto_clean_notes=self.settings.auto_clean_notes)
         return attach(session), notice

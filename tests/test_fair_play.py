@@ -6,11 +6,17 @@ from __future__ import annotations
 import pytest
 from textual.screen import Screen
 
+from kaldoku_tui.engine.daily import daily_kind, daily_puzzle, result_line, utc_day
+from kaldoku_tui.screens.win import WinScreen
+from kaldoku_tui.session.moves import Place
+from kaldoku_tui.session.store import open_store
+
 from kaldoku_tui.screens.help import HelpScreen
 from kaldoku_tui.screens.inspector import InspectorScreen
 from kaldoku_tui.screens.settings import SettingsScreen
 
 from conftest import game_app, workers_done
+from screen import screen_text
 
 SIZE = (80, 24)
 
@@ -72,3 +78,62 @@ async def test_a_new_game_starts_with_the_cursor_at_r1c1(example, tmp_path):
         assert app.screen is app.game and app.game.session.board.size == 4
         assert app.game.session.board.puzzle != example
         assert app.game.grid.cursor == (0, 0)
+
+
+DAY = utc_day()  # begun on its day: the daily counts for the streak and leaderboard
+
+
+def daily_app(tmp_path, now):
+    """The app as `kaldoku daily` opens it on a fresh daily (a clock driven by hand)."""
+    return game_app(daily_puzzle(DAY), tmp_path, kind=daily_kind(DAY), now=now)
+
+
+async def test_the_title_says_the_daily_and_its_day(tmp_path):
+    now = [0.0]
+    app = daily_app(tmp_path, lambda: now[0])
+    async with app.run_test(size=SIZE):
+        # e.g. "Daily 2026-11-26 · 6×6 · +−×÷ · hard"
+        assert f"Daily {DAY} · {daily_kind(DAY).describe()}" in app.game.title_bar.text
+
+
+async def test_the_daily_once_won_shows_its_result_and_plays_again_as_practice(tmp_path):
+    now = [0.0]
+    app = daily_app(tmp_path, lambda: now[0])
+    async with app.run_test(size=SIZE) as pilot:
+        now[0] = 252.0
+        session = app.game.session
+        for r, c in session.puzzle.cells:
+            app.game.grid.cursor = (r, c)
+            await pilot.press(str(session.puzzle.solution[r][c]))
+        await pilot.pause()
+        assert isinstance(app.screen, WinScreen)
+    won = [g for g in open_store(tmp_path).history() if g.outcome == "won"]
+    assert len(won) == 1 and won[0].elapsed == 252.0
+
+    now = [1000.0]
+    app = daily_app(tmp_path, lambda: now[0])
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        shown = screen_text(app)
+        assert "Solved in 4:12" in shown and "no help" in shown
+        assert result_line(DAY, "4:12", 0) + " · streak 1" in shown
+        assert "practi" in shown.lower()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is app.game
+        assert f"Daily {DAY} (practice)" in app.game.title_bar.text
+        now[0] = 1100.0  # a memorised second solve, faster
+        session = app.game.session
+        for r, c in session.puzzle.cells:
+            app.game.grid.cursor = (r, c)
+            await pilot.press(str(session.puzzle.solution[r][c]))
+        await pilot.pause()
+        shown = screen_text(app)
+        assert isinstance(app.screen, WinScreen)
+        assert "New best time!" not in shown and "1:40" in shown
+        assert "kaldoku daily" not in shown  # no share line for practice
+    store = open_store(tmp_path)
+    assert [g.elapsed for g in store.history() if g.outcome == "won"] == [252.0]
+    assert store.record(daily_kind(DAY)).won == 1
+    assert store.daily_days() == {DAY}
+    assert [s.time for s in store.daily_leaderboard(DAY)] in ([], [252.0])

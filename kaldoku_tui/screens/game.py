@@ -13,6 +13,7 @@ from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.theme import Theme
 
+from kaldoku_tui.engine.daily import daily_of
 from kaldoku_tui.engine.hints import cage_facts
 from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.engine.puzzle import Cell, Puzzle
@@ -125,6 +126,17 @@ class GameScreen(Screen):
         self.show_time()
         self.show_status()
         self.grid.focus()
+        self.show_daily_result()
+
+    def show_daily_result(self) -> None:
+        """A daily played already shows how it went before its practice board."""
+        from kaldoku_tui.screens.daily import DailyResultScreen
+
+        day = daily_of(self.session.puzzle)
+        game = self.services.finished_daily(day) if self.session.practice and day else None
+        if day is not None and game is not None:
+            self.app.push_screen(DailyResultScreen(day, game, self.services.store,
+                                                   ascii=self.services.ascii), self.after_win)
 
     def text(self, text: str) -> str:
         """`text` as this terminal shows it (ASCII mode or not)."""
@@ -221,7 +233,7 @@ class GameScreen(Screen):
     def show_time(self) -> None:
         session = self.session
         paused = " (paused)" if session.paused and not session.over else ""
-        self.title_bar.show(self.text(session.kind.describe()), clock_text(session.elapsed) + paused)
+        self.title_bar.show(self.text(session.title), clock_text(session.elapsed) + paused)
 
     @property
     def message(self) -> str:
@@ -313,6 +325,7 @@ class GameScreen(Screen):
             self.apply_settings()
             self.grid.focus()
             self.show(Update(message=news))
+        self.show_daily_result()
 
     def action_restart(self) -> None:
         self.confirm("Restart this puzzle from an empty board?", Restart())
