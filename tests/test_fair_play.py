@@ -6,6 +6,9 @@ from __future__ import annotations
 import pytest
 from textual.screen import Screen
 
+from kaldoku_tui.app import build_app
+from kaldoku_tui.cli import app_config, command_parser, main
+from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.engine.daily import daily_kind, daily_puzzle, result_line, utc_day
 from kaldoku_tui.screens.win import WinScreen
 from kaldoku_tui.session.moves import Place
@@ -137,3 +140,55 @@ async def test_the_daily_once_won_shows_its_result_and_plays_again_as_practice(t
     assert store.record(daily_kind(DAY)).won == 1
     assert store.daily_days() == {DAY}
     assert [s.time for s in store.daily_leaderboard(DAY)] in ([], [252.0])
+
+
+async def test_a_new_game_keeps_the_one_in_progress_to_resume(example, tmp_path):
+    now = [0.0]
+    app = game_app(example, tmp_path, now=lambda: now[0])
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("3")
+        now[0] = 30.0
+        first = app.game.session.journal.game_id
+        await pilot.press("g")
+        await pilot.pause()
+        assert "your 4×4 in progress stays in the unfinished list" in screen_text(app).lower()
+        await pilot.press("4", "enter")
+        await workers_done(app)
+        await pilot.pause()
+        assert app.game.session.journal.game_id != first
+        await pilot.press("5")  # a move in the new game: it stays unfinished too
+        await pilot.press("G")
+        await pilot.pause()
+        shown = screen_text(app)
+        assert "Unfinished games" in shown and "1 move" in shown and "0:30" in shown
+        await pilot.press("down", "enter")  # the older game: listed second
+        await pilot.pause()
+        assert app.screen is app.game
+        assert app.game.session.journal.game_id == first
+        assert app.game.session.board.digit((0, 0)) == 3
+        assert app.game.title_bar.text.endswith("0:30")
+    assert {g.id for g in open_store(tmp_path).open_games()} >= {first}
+    assert not [g for g in open_store(tmp_path).history() if g.outcome == "left"]
+
+
+def test_kaldoku_games_lists_the_unfinished_and_resume_takes_one_up(example, tmp_path, capsys):
+    store = open_store(tmp_path)
+    from kaldoku_tui.session.snapshot import attach
+    from kaldoku_tui.session import Session
+
+    journal, _ = store.new_game(example, GameKind.of(example))
+    session = attach(Session(example, journal=journal, now=lambda: 0.0))
+    session.apply(Place((0, 0), 3))
+    session.apply(Place((0, 1), 1))
+    store.close()
+    assert main(["games", "--data-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "4×4" in out and f"{journal.game_id} " in out and " 2 " in out
+    config = app_config(command_parser().parse_args(
+        ["resume", str(journal.game_id), "--data-dir", str(tmp_path)]))
+    assert config.game == journal.game_id
+    app = build_app(config)
+    assert app.game.session.board.digit((0, 1)) == 1
+    app.services.store.close()
+    assert main(["resume", "99", "--data-dir", str(tmp_path)]) == 2
+    assert "no unfinished game 99" in capsys.readouterr().err

@@ -44,6 +44,8 @@ SAVE_EVERY = 10.0
 
 GAME_KEYS: list[BindingType] = [
     Binding("g", "new_game", "New", tooltip="new game: choose size, operators and difficulty"),
+    Binding("G", "games", "Games", show=False,
+            tooltip="unfinished games: resume one (a game left for a new one stays there)"),
     Binding("X", "restart", "Restart", show=False,
             tooltip="restart this puzzle from an empty board (asks first)"),
     Binding("t", "hint", "Hint",
@@ -286,8 +288,23 @@ class GameScreen(Screen):
         return None if hidden else True
 
     def action_new_game(self) -> None:
-        self.app.push_screen(NewGameDialog(self.session.kind, ascii=self.services.ascii),
-                             self.start_kind)
+        self.app.push_screen(NewGameDialog(self.session.kind, ascii=self.services.ascii,
+                                           leaving=leaving_words(self.session)), self.start_kind)
+
+    def action_games(self) -> None:
+        """The unfinished games, to resume one."""
+        from kaldoku_tui.screens.games import UnfinishedScreen
+        from kaldoku_tui.session.reports import unfinished_games
+
+        games = unfinished_games(self.services.store)
+        this = getattr(self.session.journal, "game_id", None)
+        self.app.push_screen(UnfinishedScreen(games, this, ascii=self.services.ascii),
+                             self.resume_game)
+
+    def resume_game(self, game_id: int | None) -> None:
+        if game_id is not None:
+            session, news = self.services.switch_to(self.session, game_id)
+            self.play_session(session, news)
 
     def start_kind(self, kind: GameKind | None) -> None:
         """Begin a game of `kind`: at once from the bank, else after making one."""
@@ -316,8 +333,12 @@ class GameScreen(Screen):
 
     def begin(self, kind: GameKind, puzzle: Puzzle) -> None:
         """Leave this game (it counts as played if it was) and play `puzzle`."""
-        self.session, news = self.services.next_game(self.session, puzzle, kind)
-        self.saved_at = 0.0
+        self.play_session(*self.services.next_game(self.session, puzzle, kind))
+
+    def play_session(self, session: Session, news: str) -> None:
+        """Play `session` from now on (a new game, or one resumed); say `news`."""
+        self.session = session
+        self.saved_at = session.elapsed
         # One frame for the new board, its status lines and title (no torn frame between).
         with self.app.batch_update():
             self.grid.view = self.session.board.view()
@@ -383,3 +404,15 @@ class GameScreen(Screen):
 
     def action_quit(self) -> None:
         self.app.exit()
+
+
+def leaving_words(session: Session) -> str:
+    """What a new game does to `session`, for the new-game dialog."""
+    size = f"{session.board.size}×{session.board.size}"
+    if session.over:
+        return f"Your {size} is over: it stays in kaldoku history."
+    if session.practice:
+        return f"Your {size} practice is not kept."
+    if not session.moved:
+        return f"Your {size}, untouched, is dropped."
+    return f"Your {size} in progress stays in the unfinished list (G: games)."
