@@ -296,8 +296,10 @@ class GameScreen(Screen):
         from kaldoku_tui.screens.games import UnfinishedScreen
         from kaldoku_tui.session.reports import unfinished_games
 
-        games = unfinished_games(self.services.store)
         this = getattr(self.session.journal, "game_id", None)
+        # This game's time as the clock shows it, not as last saved.
+        games = [replace(game, elapsed=self.session.elapsed) if game.id == this else game
+                 for game in unfinished_games(self.services.store)]
         self.app.push_screen(UnfinishedScreen(games, this, ascii=self.services.ascii),
                              self.resume_game)
 
