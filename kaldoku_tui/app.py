@@ -283,7 +283,10 @@ def resume(store: Store, now: Callable[[], float], settings: Settings,
     """The game last played (of the daily puzzle of `daily`, if given), taken over by
     this process; None when there is none. Games that cannot be resumed are set aside
     with a notice."""
-    for found in store.open_games():
+    said = len(store.notices)
+    games = store.open_games()
+    notices.extend(store.notices[said:])  # why none could be read, if so
+    for found in games:
         if daily is not None and found.daily != daily:
             continue
         session, notice = take_over(store, found.id, now, settings.auto_clean_notes)

@@ -143,7 +143,8 @@ def game_parser() -> argparse.ArgumentParser:
 
 def command_parser() -> argparse.ArgumentParser:
     """The parser of the puzzle commands."""
-    parser = _Parser(prog="kaldoku", description="Generate, solve, check, grade and print KenKen puzzles; the daily puzzle.")
+    parser = _Parser(prog="kaldoku",
+                     description="Generate, solve, check, grade and print KenKen puzzles; the daily puzzle.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     puzzle_help = ("a JSON, JSON Lines or typed-layout file, - or nothing for standard input, "
                    "a Keen game ID or a share code")
@@ -345,6 +346,23 @@ def cmd_grade(args: argparse.Namespace) -> int:
     return status
 
 
+def on_a_terminal() -> bool:
+    """Whether the game has a terminal to be played on: standard input (the keys), standard
+    error (where Textual draws) and standard output are all one. A browser tab's game needs
+    none: textual-serve names Textual's web driver in TEXTUAL_DRIVER."""
+    streams = (sys.__stdin__, sys.__stdout__, sys.__stderr__)
+    return all(stream is not None and stream.isatty() for stream in streams) \
+        or bool(os.environ.get("TEXTUAL_DRIVER"))
+
+
+def _need_a_terminal() -> None:
+    """Refuse the full-screen game without a terminal (`kaldoku > file`, a script, a cron
+    job): it would write escape codes where no one sees them and run until killed."""
+    if not on_a_terminal():
+        raise UsageError("the game needs a terminal, and standard input, output or error is not one "
+                         "(for a puzzle as text: kaldoku generate)")
+
+
 def cmd_daily(args: argparse.Namespace) -> int:
     from kaldoku_tui.engine.daily import daily_kind, daily_puzzle, utc_day
 
@@ -354,6 +372,7 @@ def cmd_daily(args: argparse.Namespace) -> int:
 
         print(to_json_line(daily_puzzle(day)))
         return EXIT_OK
+    _need_a_terminal()
     if sys.stderr.isatty():
         print(f"Making the daily puzzle of {day}, {daily_kind(day).describe()}…", file=sys.stderr, flush=True)
     # Resumed if begun already, else begun and known as the day's.
@@ -469,14 +488,16 @@ def cmd_history(args: argparse.Namespace) -> int:
 
     store = _store(args)
     try:
-        # A page at a time: the first lines show at once however many games there are.
-        shown_so_far, page = 0, HISTORY_PAGE if args.count is None else args.count
+        # A page at a time, the first a small one: the first lines show at once however
+        # many games there are.
+        shown_so_far, page = 0, FIRST_PAGE if args.count is None else args.count
         while games := store.history(page, shown_so_far):
             table = history_table(games).split("\n")
             print("\n".join(table if not shown_so_far else table[1:]), flush=True)
             shown_so_far += len(games)
             if args.count is not None or len(games) < page:
                 break
+            page = HISTORY_PAGE
     except StoreError as error:
         raise UsageError(f"the games cannot be read: {error}") from None
     finally:
@@ -508,8 +529,8 @@ def cmd_resume(args: argparse.Namespace) -> int:
     return play(app_config(args))
 
 
-HISTORY_PAGE = 500
-"""Games `kaldoku history` reads and prints at a time."""
+FIRST_PAGE, HISTORY_PAGE = 40, 500
+"""Games `kaldoku history` reads and prints at first, then at a time."""
 
 
 def _stored_game(store, game_id: int | None):
@@ -546,6 +567,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         frames = replay_frames(saved)
     except (MoveError, PuzzleError) as error:
         raise UsageError(f"game {args.id} cannot be replayed: {error}") from None
+    _need_a_terminal()
     apply_colors(args.colors)
     ReplayApp(saved, frames, ascii=use_ascii(args.ascii)).run()
     return EXIT_OK
@@ -687,6 +709,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if config.chosen and config.difficulty and sys.stderr.isatty():
             kind = GameKind(config.size or DEFAULT_KIND.size, config.ops or "all", config.difficulty)
             print(f"Generating a {kind.describe()} puzzle…", file=sys.stderr, flush=True)
+        _need_a_terminal()
         return play(config)
     except (UsageError, PuzzleError) as exc:
         # Arguments and files may hold escape sequences and huge values: shown, one line.

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from kaldoku_tui.engine.puzzle import Puzzle
 
 
-def _box_characters() -> dict[tuple[str, str, str, str], str]:
+def _box_characters() -> dict[tuple[str, ...], str]:
     """Box-drawing characters by their (up, right, down, left) arms, each "", "light" or "heavy".
 
     Read from the Unicode names, such as "BOX DRAWINGS UP HEAVY AND DOWN HORIZONTAL LIGHT".
@@ -20,7 +20,7 @@ def _box_characters() -> dict[tuple[str, str, str, str], str]:
         "UP": ("UP",), "DOWN": ("DOWN",), "LEFT": ("LEFT",), "RIGHT": ("RIGHT",),
         "VERTICAL": ("UP", "DOWN"), "HORIZONTAL": ("LEFT", "RIGHT"),
     }  # fmt: skip
-    table = {}
+    table: dict[tuple[str, ...], str] = {}
     for code in [*range(0x2500, 0x2504), *range(0x250C, 0x254C)]:
         char = chr(code)
         arms: dict[str, str] = {}

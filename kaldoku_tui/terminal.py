@@ -94,7 +94,7 @@ def apply_colors(choice: str, environ: MutableMapping[str, str] = os.environ) ->
         # textual.constants reads the variable once, on import.
         constants = sys.modules.get("textual.constants")
         if constants is not None:
-            constants.COLOR_SYSTEM = FORCED_SYSTEMS[choice]
+            setattr(constants, "COLOR_SYSTEM", FORCED_SYSTEMS[choice])  # noqa: B010 (a module typed without it)
 
 
 def locale_charset(environ: MutableMapping[str, str] = os.environ) -> str | None:

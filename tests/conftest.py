@@ -58,6 +58,13 @@ def no_solution() -> Puzzle:
     return Puzzle(3, (Cage(((0, 0),), "=", 1), Cage(((0, 1),), "=", 1), Cage(rest, "+", 15)))
 
 
+@pytest.fixture
+def on_a_terminal(monkeypatch):
+    """kaldoku started from a terminal (the game refuses to start without one), while the
+    test runs main() in-process with pytest holding the standard streams."""
+    monkeypatch.setattr("kaldoku_tui.cli.on_a_terminal", lambda: True)
+
+
 def game_app(puzzle: Puzzle, directory: Path | None = None, *, kind=None, depth: int = 0,
              now=lambda: 0.0, **kwargs):
     """The app playing a new game of `puzzle`, kept in a store in `directory` (in memory

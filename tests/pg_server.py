@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import atexit
 import itertools
+import json
 import os
 import pwd
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +30,13 @@ USER = "kaldoku"
 """The cluster's superuser, trusted on the socket (no password)."""
 PORT = 5432
 """The socket's number when there is no TCP: the socket is private, so no clash."""
+WATCHDOG = """
+import json, shutil, subprocess, sys
+sys.stdin.buffer.read()
+subprocess.run(json.loads(sys.argv[1]), capture_output=True)
+shutil.rmtree(sys.argv[2], ignore_errors=True)
+"""
+"""The watchdog's program: wait for the end of its stdin, then stop the server."""
 
 
 def missing() -> str | None:
@@ -58,6 +67,7 @@ class PgServer:
     port: int = PORT
     tcp: bool = False
     names: itertools.count = field(default_factory=itertools.count)
+    watchdog: subprocess.Popen | None = None
 
     @property
     def data(self) -> Path:
@@ -88,15 +98,35 @@ class PgServer:
         # --no-sync: the cluster is thrown away; the server itself runs with fsync on.
         self.run(str(BIN / "initdb"), "-D", str(self.data), "-A", "trust", "-U", USER,
                  "--no-sync", "-E", "UTF8", "--locale=C")
+        self.up()
+        self.run(str(BIN / "createdb"), "-h", str(self.sockets), "-p", str(self.port), "-U", USER,
+                 USER)
+        self.watch()
+        atexit.register(self.stop)
+
+    def watch(self) -> None:
+        """A watchdog that stops the server and removes its directory once this process
+        is gone, however it ends (kill -9 and timeouts included): it waits on a pipe only
+        this process writes to, which closes with it."""
+        as_owner = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+        stop = [*as_owner, str(BIN / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "stop"]
+        self.watchdog = subprocess.Popen(
+            [sys.executable, "-c", WATCHDOG, json.dumps(stop), str(self.directory)],
+            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            start_new_session=True)
+
+    def up(self) -> None:
+        """Start the server on its cluster and wait until it takes connections."""
         listen = "127.0.0.1" if self.tcp else "''"
         options = (f"-k {self.sockets} -p {self.port} -c listen_addresses={listen} "
                    "-c fsync=on -c synchronous_commit=on -c max_connections=120 "
                    "-c shared_buffers=32MB")
         self.run(str(BIN / "pg_ctl"), "-D", str(self.data), "-l", str(self.directory / "log"),
                  "-o", options, "-w", "-t", "30", "start")
-        self.run(str(BIN / "createdb"), "-h", str(self.sockets), "-p", str(self.port), "-U", USER,
-                 USER)
-        atexit.register(self.stop)
+
+    def down(self) -> None:
+        """Stop the server as an administrator would (its cluster stays, to start again)."""
+        self.run(str(BIN / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop")
 
     def stop(self) -> None:
         """Stop the server (once) and remove its directory."""
@@ -106,6 +136,10 @@ class PgServer:
             except RuntimeError:
                 pass  # already gone: the directory still goes
         shutil.rmtree(self.directory, ignore_errors=True)
+        if self.watchdog is not None:
+            self.watchdog.stdin.close()
+            self.watchdog.wait(30)
+            self.watchdog = None
 
     def log(self) -> str:
         path = self.directory / "log"

@@ -103,6 +103,7 @@ class Terminal:
 
     def __init__(self, argv: list[str], width: int = 80, height: int = 24,
                  env: dict[str, str] | None = None) -> None:
+        assert shutil.which("tmux"), "tmux is needed to be the player's terminal (.ci/run installs it)"
         self.socket = f"kaldoku-test-{os.getpid()}-{time.monotonic_ns()}"
         environment = {**os.environ, **(env or {})}
         # Keep the pane, and what it shows, after the program ends: set before it starts.

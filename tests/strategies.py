@@ -54,8 +54,11 @@ def partitions(draw, size: int, max_cage: int = 5):
     return groups
 
 
+ANY_SIZE = st.integers(3, 9)
+
+
 @st.composite
-def puzzles(draw, sizes=st.integers(3, 9), with_solution: bool = True):
+def puzzles(draw, sizes=ANY_SIZE, with_solution: bool = True):
     """A valid puzzle whose clues are computed from a random latin square."""
     size = draw(sizes)
     square = draw(latin_squares(size))

@@ -269,7 +269,7 @@ def test_a_keen_id_plays_with_its_solution_found(tmp_path, monkeypatch):
         (["--size", "3", "--difficulty", "extreme"], "cannot be"),
     ],
 )
-def test_bad_arguments_are_one_line_and_status_2(argv, words, tmp_path, monkeypatch, capsys):
+def test_bad_arguments_are_one_line_and_status_2(argv, words, tmp_path, monkeypatch, capsys, on_a_terminal):
     monkeypatch.setenv("KALDOKU_HOME", str(tmp_path))
     assert main(argv) == 2
     err = capsys.readouterr().err

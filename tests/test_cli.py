@@ -183,8 +183,10 @@ DISCONNECTED = json.dumps(
     [
         (["solve", "missing.json"], {}, "no such file, and not a Keen game ID: missing.json"),
         (["solve", "bad.json"], {"bad.json": BAD_JSON}, "bad.json: line 1: bad JSON"),
-        (["check", "cut.json"], {"cut.json": DISCONNECTED}, "cut.json: line 1: cage at r1c1 is not orthogonally connected"),
-        (["solve", "words.txt"], {"words.txt": "hello\n"}, "words.txt: neither JSON, a Keen game ID nor a typed layout"),
+        (["check", "cut.json"], {"cut.json": DISCONNECTED},
+         "cut.json: line 1: cage at r1c1 is not orthogonally connected"),
+        (["solve", "words.txt"], {"words.txt": "hello\n"},
+         "words.txt: neither JSON, a Keen game ID nor a typed layout"),
         (["solve", "empty.json"], {"empty.json": ""}, "empty.json: no puzzle found"),
         (["solve", "."], {}, "cannot read ."),
         (["solve", "4:aa_a__a__a_a__a_a,d2m12s1a5s1m4d2x5"], {}, "unknown clue letter 'x'"),
@@ -250,6 +252,34 @@ def test_the_installed_command(puzzle_dir):
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.startswith("kaldoku: error: standard input: line 1: bad JSON")
     assert "Traceback" not in done.stderr and done.stderr.count("\n") == 1
+
+
+def test_the_game_refuses_to_start_without_a_terminal(tmp_path):
+    """`kaldoku --seed 5 > file` typed in a terminal: the keys and the screen are there,
+    standard output is a file. The game once started anyway; it refuses in one line."""
+    written, home = tmp_path / "file", tmp_path / "home"
+    terminal, pane = os.openpty()
+    try:
+        with written.open("w") as stdout:
+            done = subprocess.run([str(KALDOKU), "--seed", "5"], stdin=pane, stdout=stdout, stderr=pane,
+                                  timeout=60, env={**os.environ, "KALDOKU_HOME": str(home)})
+        shown = os.read(terminal, 4096).decode()
+    finally:
+        os.close(terminal)
+        os.close(pane)
+    assert done.returncode == 2 and written.read_text() == ""
+    assert shown == ("kaldoku: error: the game needs a terminal, and standard input, output or "
+                     "error is not one (for a puzzle as text: kaldoku generate)\r\n")
+    assert not home.exists() or not any(home.iterdir()), "no game begun, nothing saved"
+
+
+@pytest.mark.parametrize("argv", [["daily"], ["--size", "4"], [EXAMPLE_ID]])
+def test_every_full_screen_command_refuses_without_a_terminal(capsys, tmp_path, monkeypatch, argv):
+    monkeypatch.setenv("KALDOKU_HOME", str(tmp_path))
+    monkeypatch.setattr("kaldoku_tui.cli.on_a_terminal", lambda: False)
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("kaldoku: error: the game needs a terminal")
 
 
 def test_generate_shows_progress_on_a_terminal_and_keeps_the_json_on_stdout():

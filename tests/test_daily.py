@@ -188,7 +188,7 @@ def test_daily_json_prints_the_days_puzzle(capsys):
     assert data == puzzle_to_dict(daily_puzzle(MONDAY + timedelta(days=1)))
 
 
-def test_daily_plays_the_days_puzzle_through_the_puzzle_path(monkeypatch, tmp_path):
+def test_daily_plays_the_days_puzzle_through_the_puzzle_path(monkeypatch, tmp_path, on_a_terminal):
     import kaldoku_tui.app as app_module
 
     monkeypatch.setenv("KALDOKU_HOME", str(tmp_path))

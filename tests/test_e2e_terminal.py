@@ -17,16 +17,14 @@ from conftest import EXAMPLE_ID, saved_session
 
 KALDOKU = Path(sys.executable).parent / "kaldoku"
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("tmux") is None or not KALDOKU.exists(),
-    reason="needs tmux and the installed kaldoku command",
-)
 
 
 class Terminal:
     """A tmux server of its own running one command in an 80×24 window."""
 
     def __init__(self, socket: str) -> None:
+        assert shutil.which("tmux"), "tmux is needed to be the player's terminal (.ci/run installs it)"
+        assert KALDOKU.exists(), f"the kaldoku command is not installed beside {sys.executable}"
         self.socket = socket
 
     def tmux(self, *args: str) -> subprocess.CompletedProcess:

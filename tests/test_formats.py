@@ -326,7 +326,8 @@ def _mutations(text: str):
         st.text(max_size=60),
         _mutations(EXAMPLE_ID),
         _mutations(KEEN_IDS[1]),
-        _mutations('{"size": 3, "cages": [{"cells": [[0, 0], [0, 1]], "op": "-", "target": 1}], "solution": [[1, 2, 3]]}'),
+        _mutations('{"size": 3, "cages": [{"cells": [[0, 0], [0, 1]], "op": "-", "target": 1}], '
+                   '"solution": [[1, 2, 3]]}'),
     )
 )
 def test_any_text_reads_as_puzzles_or_a_puzzle_error(text):

@@ -167,7 +167,8 @@ HUGE_TARGETS = {
 
 @pytest.mark.parametrize("name", HUGE_TARGETS)
 @pytest.mark.parametrize("command", ["check", "solve", "grade", "print", "play"])
-def test_an_unreachable_target_is_refused_at_once(capsys, monkeypatch, tmp_path, name, command):
+def test_an_unreachable_target_is_refused_at_once(capsys, monkeypatch, tmp_path, name, command,
+                                                   on_a_terminal):
     """They ended every command with MemoryError or OverflowError, or took 30-60 s (1e8, 1e9)."""
     import time
 

@@ -10,7 +10,6 @@ import io
 import json
 import random
 import re
-import shutil
 import sys
 import unicodedata
 from pathlib import Path
@@ -271,7 +270,6 @@ def board_digits(screen: str) -> list[list[str]]:
     return [[cell.strip() for cell in re.split(r"[┃│|]", row)] for row in rows]
 
 
-@pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux (.ci/run installs it)")
 def test_the_game_survives_every_hostile_input_on_a_real_terminal(tmp_path):
     """Each hostile input, then a digit in the next cell: every digit shows, and q still
     ends the game normally."""
@@ -302,7 +300,6 @@ FLOOD = bytes(random.Random(13).choice(b"123456789hjklu ") for _ in range(300_00
 """300 KB of typing: digits and moves (no key that opens a dialog, where q cancels)."""
 
 
-@pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux (.ci/run installs it)")
 def test_a_flood_of_unbracketed_bytes_costs_little_and_q_then_quits_at_once(tmp_path):
     """300 KB pasted without brackets took 110 s of a whole core (300,000 moves, 52 → 220
     MB) with q waiting behind them. Figures are loose here; benchmarks/hostile.py has them."""
@@ -465,7 +462,6 @@ sys.exit(leave_promptly(7))
 """
 
 
-@pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux (.ci/run installs it)")
 def test_quitting_ends_the_process_while_a_worker_is_stuck(tmp_path):
     """Textual's asyncio.run waited for the worker: the process outlived `q` by minutes."""
     from sshbox import Terminal, wait_for
@@ -505,7 +501,6 @@ def test_export_writes_no_control_from_a_puzzle_title_and_keeps_its_value(tmp_pa
             assert (data["title"], data["name"]) == (SNEAKY, SNEAKY * 2)
 
 
-@pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux (.ci/run installs it)")
 def test_a_data_dir_with_escapes_is_shown_not_obeyed_in_the_status_line(tmp_path):
     """Saving is off: cannot make /…/ESC]0;PWNED BEL…: the terminal's title was set."""
     from sshbox import KALDOKU, Terminal

@@ -9,10 +9,10 @@ from kaldoku_tui.cli import main
 from kaldoku_tui.engine.formats import read_puzzles, to_json_line
 from kaldoku_tui.engine.generator import generate
 from kaldoku_tui.engine.kinds import OP_SETS, SIZES, GameKind, levels_for, offered_kinds, offered_levels
-
-ALL_KINDS = [GameKind(n, ops, level) for n in SIZES for ops in OP_SETS for level in levels_for(n)]
 from kaldoku_tui.engine.puzzle import Cage, Puzzle, PuzzleError
 from kaldoku_tui.engine.techniques import LEVELS, grade, human_solve, tier_needed
+
+ALL_KINDS = [GameKind(n, ops, level) for n in SIZES for ops in OP_SETS for level in levels_for(n)]
 
 KEEN_ID = "4:aa_a__a__a_a__a_a,d2m12s1a5s1m4d2a5"
 

@@ -181,7 +181,7 @@ def test_stats_prints_and_gives_the_streaks(tmp_path, monkeypatch, capsys):
     assert "Daily puzzle streak: 2 days now, longest 2 days." in capsys.readouterr().out
 
 
-def test_kaldoku_daily_keeps_the_game_as_daily_and_resumes_it(monkeypatch, tmp_path):
+def test_kaldoku_daily_keeps_the_game_as_daily_and_resumes_it(monkeypatch, tmp_path, on_a_terminal):
     import kaldoku_tui.app as app_module
 
     monkeypatch.setenv("KALDOKU_HOME", str(tmp_path))
@@ -456,7 +456,16 @@ async def test_the_statistics_screen_in_ascii(tmp_path, example4, row_sums):
         assert any(top in line and "#" in line for line in lines), lines
 
 
-async def test_kaldoku_replay_id_opens_the_replay_and_q_ends_it(tmp_path, monkeypatch, example4):
+def test_kaldoku_replay_refuses_without_a_terminal(tmp_path, capsys, monkeypatch, example4):
+    monkeypatch.setattr("kaldoku_tui.cli.on_a_terminal", lambda: False)
+    store = open_store(tmp_path)
+    play(store, example4, solving(example4))
+    store.close()
+    assert main(["replay", "1", "--data-dir", str(tmp_path)]) == 2
+    assert capsys.readouterr().err.startswith("kaldoku: error: the game needs a terminal")
+
+
+async def test_kaldoku_replay_id_opens_the_replay_and_q_ends_it(tmp_path, monkeypatch, example4, on_a_terminal):
     from kaldoku_tui.screens.replay import ReplayApp
 
     store = open_store(tmp_path)
@@ -547,3 +556,27 @@ def test_a_schema_2_database_moves_over_under_the_local_player_with_nothing_lost
     other = open_store(tmp_path, "name:ann")
     assert other.open_games() == [] and other.records() == [] and other.settings() == {}
     assert other.history() == [] and other.bank_counts() == {}
+
+
+def test_every_command_that_reads_the_store_takes_the_player(tmp_path, capsys, monkeypatch, example4):
+    """--player NAME and KALDOKU_PLAYER: each player sees their own games and records only."""
+    monkeypatch.delenv("KALDOKU_PLAYER", raising=False)
+    ann = open_store(tmp_path, "name:ann")
+    session = play(ann, example4, [Place((r, c), EXAMPLE_SOLUTION[r][c]) for r in range(4) for c in range(4)])
+    assert session.outcome == "won"
+    play(ann, example4, [Place((0, 0), 1)])
+    ann.close()
+    home = ["--data-dir", str(tmp_path)]
+    assert main(["history", *home]) == 0
+    assert capsys.readouterr().out == "No game played yet.\n", "the local player's history"
+    assert main(["history", "--player", "ann", *home]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 3
+    monkeypatch.setenv("KALDOKU_PLAYER", "ann")
+    assert main(["stats", "--json", *home]) == 0
+    assert json.loads(capsys.readouterr().out)["kinds"][0]["won"] == 1
+    assert main(["export", "--moves", *home]) == 0
+    assert json.loads(capsys.readouterr().out.splitlines()[0])["cell"] == [0, 0]
+    assert main(["export", "1", "--player", "bob", *home]) == 2
+    assert "no game 1" in one_line_error(capsys)
+    assert main(["stats", "--player", "a\x1bb", *home]) == 2
+    assert "is not a player" in one_line_error(capsys)

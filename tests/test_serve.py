@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import shlex
 import shutil
 import signal
 import socket
@@ -158,7 +159,8 @@ def test_every_request_but_a_terminal_session_is_refused(server, keys):
     finally:
         forward.terminate()
         assert "administratively prohibited: kaldoku forwards no connections" in forward.communicate(timeout=10)[1]
-    status, said = run("-o", "LogLevel=INFO", "-o", "ForwardX11=yes", "-o", "ForwardAgent=yes", "-o", "SetEnv=KALDOKU_HOME=/tmp",
+    status, said = run("-o", "LogLevel=INFO", "-o", "ForwardX11=yes", "-o", "ForwardAgent=yes",
+                       "-o", "SetEnv=KALDOKU_HOME=/tmp",
                        command="ls", env={"DISPLAY": "127.0.0.1:0"})
     assert status == 1 and "X11 forwarding request failed" in said
 
@@ -214,27 +216,48 @@ def test_two_keys_never_see_each_others_games(server, keys, terminals):
 ROW_1_2_3 = re.compile(r"1 ┃   1   [│┃]   2   [│┃]   3   ")
 
 
+def name_later(terminal: Terminal) -> None:
+    """Put off choosing a display name: Esc on the lobby's question, until it has gone
+    (a key typed while the question is still opening goes elsewhere)."""
+    terminal.wait_for_text("Your name on the leaderboards")
+    gone = wait_for(lambda: terminal.press("Escape") or "Your name on the" not in terminal.screen(),
+                    interval=1.0)
+    assert gone, terminal.screen()
+
+
 def test_kill_9_of_the_server_then_every_echoed_move_resumes(tmp_path, keys, terminals):
-    server = Server(tmp_path / "data", None, "--no-lobby")
+    """Through the lobby: a new game, moves, kill -9 of the server, the game resumed."""
+    server = Server(tmp_path / "data")
     server.start()
     try:
         terminal = terminals(ssh(server, keys["a"], "127.0.0.7"))
-        terminal.wait_for_text("4×4")
+        name_later(terminal)
+        terminal.press("Enter")  # a new 4×4
+        terminal.wait_for_text("kaldoku — 4×4")
         terminal.press("1", "l", "2", "l", "3")
         echoed = wait_for(lambda: ROW_1_2_3.search(screen := terminal.screen()) and screen)
         assert echoed, terminal.screen()
-        game = wait_for(server.game_pids)[0]
+        lobby = wait_for(server.game_pids)[0]
+        game = int(subprocess.run(["pgrep", "-P", str(lobby)], capture_output=True, text=True,
+                                  check=True).stdout.split()[0])
         os.kill(server.process.pid, signal.SIGKILL)
         server.process.wait()
-        assert wait_for(lambda: not Path(f"/proc/{game}").exists() or
-                        Path(f"/proc/{game}/stat").read_text().split()[2] == "Z"), "the game ended too"
+        for pid in (lobby, game):
+            assert wait_for(lambda pid=pid: not Path(f"/proc/{pid}").exists() or
+                            Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z"), "the session ended too"
         assert wait_for(terminal.dead)
         server.start()
         again = terminals(ssh(server, keys["a"], "127.0.0.7"))
+        name_later(again)
+        again.wait_for_text("Resume 4×4")
+        again.press("Enter")
         resumed = wait_for(lambda: ROW_1_2_3.search(screen := again.screen()) and screen)
         assert resumed, again.screen()
         assert echoed.splitlines()[2] == resumed.splitlines()[2], "the same puzzle"
         again.press("q")
+        again.wait_for_text("Resume 4×4")  # back in the lobby
+        again.press("q")
+        assert log_line(server, "127.0.0.7", "quit")
     finally:
         server.stop()
 
@@ -333,7 +356,8 @@ def test_idle_sessions_end_a_key_has_its_cap_and_guests_can_be_refused(tmp_path,
         guest = subprocess.run(ssh(server, None, "127.0.0.13", tty=False), capture_output=True, text=True,
                                timeout=20, stdin=subprocess.DEVNULL, check=False)
         assert guest.returncode == 255 and "Permission denied (publickey)" in guest.stderr
-        first = terminals(ssh(server, keys["a"], "127.0.0.13"))
+        # The sleep keeps the pane, and the goodbye on it, after the connection closes.
+        first = terminals(["sh", "-c", shlex.join(ssh(server, keys["a"], "127.0.0.13")) + "; sleep 30"])
         first.wait_for_text("4×4")
         second = subprocess.run(ssh(server, keys["a"], "127.0.0.13", tty=False), capture_output=True,
                                 text=True, timeout=20, stdin=subprocess.DEVNULL, check=False)
@@ -389,8 +413,8 @@ def test_the_lobby_a_4x4_won_the_leaderboard_and_names_kept_unique(tmp_path, key
         b.wait_for_text("Your name on the leaderboards")
         b.press("a", "N", "n", "Enter")
         b.wait_for_text("aNn is another player's name")
-        b.press("C-u", "B", "o", "b", "Enter")
-        b.wait_for_text("You: Bob")
+        b.press("2", "Enter")
+        b.wait_for_text("You: aNn2")
         b.press("q")
         a.press("q")
         assert log_line(server, "127.0.0.15", f"key:{keys['a.fp']}", "quit")
@@ -427,3 +451,28 @@ def test_a_clients_window_and_environment_are_made_safe():
     assert name_problem("Ann") is None and name_problem("Zoë 99") is None
     assert name_problem("   ") and name_problem("x" * 21) and name_problem("a\x1b[31mb")
     assert name_problem("evil\u202eeman")
+
+
+def test_two_servers_share_one_postgresql_store(tmp_path, keys, terminals, pg_url):
+    """A player who drops from one server and reaches another resumes the same game."""
+    one = Server(tmp_path / "one", None, "--no-lobby", "--store", pg_url)
+    two = Server(tmp_path / "two", None, "--no-lobby", "--store", pg_url)
+    one.start()
+    two.start()
+    try:
+        first = terminals(ssh(one, keys["a"], "127.0.0.16"))
+        first.wait_for_text("kaldoku — 4×4")
+        first.press("1", "l", "2", "l", "3")
+        echoed = wait_for(lambda: ROW_1_2_3.search(screen := first.screen()) and screen)
+        assert echoed, first.screen()
+        os.kill(first.pane_pid(), signal.SIGKILL)  # the connection drops
+        assert log_line(one, "127.0.0.16", "client left")
+        second = terminals(ssh(two, keys["a"], "127.0.0.16"))
+        resumed = wait_for(lambda: ROW_1_2_3.search(screen := second.screen()) and screen)
+        assert resumed, second.screen()
+        assert echoed.splitlines()[2] == resumed.splitlines()[2], "the same puzzle"
+        assert pg_url not in " ".join(Path(f"/proc/{pid}/cmdline").read_text() for pid in two.game_pids())
+        second.press("q")
+    finally:
+        one.stop()
+        two.stop()

@@ -88,6 +88,7 @@ def test_no_move_changes_the_board_after_a_win(game, clock):
     clock.now = 42.0
     update = game.apply(Place((3, 3), 1))
     assert update.ended == "won" and game.outcome == "won"
+    assert update.board, "the winning digit is drawn"
     assert game.journal.ended == ("won", 42.0, {"checks": 0, "hints": 0, "reveals": 0})
     for move in (Clear((0, 0)), Place((0, 0), 3), Undo(), Restart(), Fill(),
                  Check(), AskHint(), Reveal()):
@@ -107,7 +108,7 @@ def test_any_filling_that_keeps_the_rules_wins(row_sums):
 
 def test_a_reveal_ends_the_game_as_help(game):
     update = game.apply(Reveal())
-    assert update.ended == "revealed" and game.board.grid == EXAMPLE_SOLUTION
+    assert update.ended == "revealed" and game.board.grid == EXAMPLE_SOLUTION and update.board
     assert game.help["reveals"] == 1 and game.aided
     assert game.apply(Undo()).board is False
 
@@ -190,6 +191,18 @@ def test_leaving_counts_as_played_only_after_a_move(example):
     played.apply(Place((0, 0), 1))
     played.leave()
     assert played.journal.ended[0] == "left" and played.over
+
+
+def test_fill_notes_what_each_empty_cell_allows_and_undo_takes_it_back(example):
+    game = Session(example, journal=Journal())
+    game.apply(Place((0, 0), 1))
+    assert game.apply(Fill()).board
+    empty = [cell for cell in example.cells if not game.board.digit(cell)]
+    assert all(game.board.notes(cell) for cell in empty) and len(empty) == 15
+    assert 1 not in game.board.notes((0, 1)) | game.board.notes((1, 0)), "not the 1 of its row or column"
+    assert game.journal.records[-1]["move"] == "fill"
+    game.apply(Undo())
+    assert not any(game.board.notes(cell) for cell in empty)
 
 
 def test_resuming_replays_the_moves_to_the_same_board_history_and_help(example, clock):

@@ -272,6 +272,26 @@ def test_damage_at_a_random_offset_never_resumes_a_game_other_than_the_one_saved
     if again is not None and "Resumed your game." in said:
         assert again.board.view() == saved.board.view(), (offset, size)
     else:
+        # Never a new game with no word: the file or the game was set aside, and it says so.
         assert "Resumed your game." not in said
+        assert any("kept as kaldoku.db.unusable" in line or "kept aside" in line for line in said), said
     assert all("\n" not in line for line in said)
     shutil.rmtree(home)
+
+
+def test_with_the_disk_full_at_start_the_games_stay_in_view_and_the_game_resumes(tmp_path, faults):
+    """Issue 25 item 2: history, statistics and the game in progress do not vanish."""
+    store = open_store(tmp_path)
+    play(store, *MOVES[:12]).leave()
+    kept = play(store, *MOVES[:3])
+    store.close()
+    faults["PRAGMA JOURNAL_MODE"] = "SQLITE_IOERR_SHMSIZE"
+    again, said = start(tmp_path)
+    assert said[0].startswith("Saving is off") and "Resumed your game." in said
+    assert again.board.view() == kept.board.view() and not aside(tmp_path)
+    shown = again.journal.store
+    assert len(shown.history()) == 2 and shown.records()[0][1].played == 1
+    assert again.apply(MOVES[3]).message is None, "told once already"
+    faults.clear()
+    assert again.apply(MOVES[4]).message == "Saving is back on: every move so far is saved."
+    assert saved_session(tmp_path).board.view() == again.board.view()

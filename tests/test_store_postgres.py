@@ -22,6 +22,7 @@ from kaldoku_tui.session.store import postgres
 from kaldoku_tui.session.store.postgres import PostgresStore
 
 from conftest import EXAMPLE_ID, EXAMPLE_SOLUTION
+from pg_server import USER, missing, start_server
 from sshbox import KALDOKU, KEEN_4, MOVES, MOVES_ON_SCREEN, Terminal, wait_for
 
 PUZZLE = read_keen(EXAMPLE_ID).with_solution(EXAMPLE_SOLUTION)
@@ -285,3 +286,69 @@ def test_a_damaged_game_on_the_server_is_never_shown_as_resumed(pg_url, damage, 
     assert any(words in line and "kept aside" in line for line in said if line), said
     assert behind_the_back(pg_url, "SELECT outcome FROM games") == [("damaged",)]
     assert behind_the_back(pg_url, "SELECT count(*) FROM moves") == [(3 if "DELETE" not in damage else 2,)]
+
+
+@pytest.mark.skipif(missing() is not None, reason=str(missing()))
+def test_a_server_that_goes_away_in_play_keeps_the_moves_until_it_is_back():
+    server = start_server()
+    try:
+        url = server.url(USER)
+        store = PostgresStore(url, "local")
+        journal, _ = store.new_game(PUZZLE, KIND)
+        journal.append(move(0), 1.0)
+        server.down()
+        notice = journal.append(move(1), 2.0)
+        assert notice.startswith("Saving is off:") and "\n" not in notice
+        assert store.records() == [] and store.settings() == {}, "shown empty, no crash"
+        started = time.monotonic()
+        assert journal.append(move(2), 3.0) is None
+        assert time.monotonic() - started < 1.0, "no wait per key while it is away"
+        server.up()
+        store.reconnect_at = 0.0  # as RECONNECT_EVERY seconds later
+        assert journal.append(move(3), 4.0) == "Saving is back on: every move so far is saved."
+        again = PostgresStore(url, "local")
+        assert [m["n"] for m in again.resume(journal.game_id).game.moves] == [0, 1, 2, 3]
+    finally:
+        server.stop()
+
+
+def test_a_nul_which_postgresql_text_cannot_hold_never_turns_saving_off(pg_url):
+    store = PostgresStore(pg_url, "name:ann")
+    assert store.set_display_name("a\x00b") is None and store.saving
+    assert store.save_settings({"key\x00": "value\x00"}) is None
+    assert store.display_name() == "a\ufffdb" and store.name_holder("a\x00b") == "name:ann"
+    assert store.settings() == {"key\ufffd": "value\x00"}
+
+
+def test_a_long_game_resumes_from_its_snapshot_exactly_as_from_every_move(pg_url, monkeypatch):
+    import random
+
+    from kaldoku_tui.app import resume
+    from kaldoku_tui.session import Session
+    from kaldoku_tui.session.moves import Clear, Note, Place, Redo, Undo
+    from kaldoku_tui.session.settings import Settings
+    from kaldoku_tui.session.snapshot import attach
+    from kaldoku_tui.session.store import base
+
+    monkeypatch.setattr(base, "SNAPSHOT_EVERY", 10)
+    store = PostgresStore(pg_url, "local")
+    journal, _ = store.new_game(PUZZLE, KIND)
+    session = attach(Session(PUZZLE, journal=journal, now=lambda: 0.0))
+    rng = random.Random(5)
+    for _ in range(200):
+        cell, digit = (rng.randrange(4), rng.randrange(4)), rng.randrange(1, 4)
+        session.apply(rng.choice([Place(cell, digit), Note(cell, digit), Clear(cell), Undo(),
+                                  Redo()]))
+    kept = journal.count
+    assert behind_the_back(pg_url, "SELECT snapshot_seq FROM games") == [(kept - kept % 10,)]
+    said: list = []
+    again = resume(PostgresStore(pg_url, "local"), lambda: 0.0, Settings(), said)
+    assert said == ["Resumed your game."]
+    whole = PostgresStore(pg_url, "local").game(journal.game_id)
+    assert whole.snapshot is None and len(whole.moves) == kept
+    everything = Session.resume(whole.puzzle, whole.moves, whole.kind, now=lambda: 0.0)
+    assert again.board.view() == everything.board.view() == session.board.view()
+    for _ in range(40):
+        for one in (again, everything):
+            one.apply(Undo())
+        assert again.board.view() == everything.board.view()

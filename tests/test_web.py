@@ -11,6 +11,7 @@ from __future__ import annotations
 import http.client
 import json
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -104,13 +105,13 @@ class Served:
         return [pid for pid in children(self.process.pid) if "kaldoku_tui" in command_line(pid)]
 
     def stop(self) -> str:
-        """Stop the server as Ctrl+C does; what it said on stderr."""
+        """Stop the server as Ctrl+C does; what it said on stderr (and in `said`, on stdout)."""
         self.process.send_signal(2)
         try:
-            _, errors = self.process.communicate(timeout=10)
+            self.said, errors = self.process.communicate(timeout=10)
         except subprocess.TimeoutExpired:
             self.process.kill()
-            _, errors = self.process.communicate()
+            self.said, errors = self.process.communicate()
         return errors
 
 
@@ -136,6 +137,14 @@ def command_line(pid: int) -> str:
         return ""
 
 
+def running(pid: int) -> bool:
+    """Whether process `pid` is still there and not a zombie."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
 def rss_mb(pid: int) -> float:
     """Resident memory of process `pid`, in MB."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -156,7 +165,7 @@ def serving(directory: Path):
     tabs = server.tabs()
     errors = server.stop()
     assert "Traceback" not in errors, errors
-    assert not [pid for pid in tabs if Path(f"/proc/{pid}").exists()], "a tab's process outlived the server"
+    assert not [pid for pid in tabs if running(pid)], "a tab's process outlived the server"
 
 
 @pytest.fixture
@@ -169,6 +178,20 @@ def served(tmp_path):
 def shared(tmp_path_factory):
     """One server for the tests that only knock at its door."""
     yield from serving(tmp_path_factory.mktemp("shared") / "data")
+
+
+def test_what_the_server_takes_from_a_browser_is_bounded():
+    from kaldoku_tui.web import MAX_COLUMNS, address, bounded, envelope, is_loopback, tab_command
+
+    assert [bounded(v, 80, MAX_COLUMNS) for v in ("120", "0", "-3", "1e9", None, 10**30, "x")] == \
+        [120, 1, 1, 80, 80, MAX_COLUMNS, 80]
+    assert envelope('["stdin", "a"]') == ["stdin", "a"]
+    assert [envelope(t) for t in ("[]", "{}", "7", "nope", "[" * 100_000)] == [None] * 5
+    assert [is_loopback(h) for h in ("127.0.0.1", "::1", "localhost", "0.0.0.0", "example.org")] == \
+        [True, True, True, False, False]
+    assert address("::1", 8000, "t") == "http://[::1]:8000/?token=t"
+    assert tab_command(("--data-dir", "/a b; rm -rf ~")) == \
+        f"exec {shlex.quote(sys.executable)} -m kaldoku_tui --data-dir '/a b; rm -rf ~'"
 
 
 def test_bad_options_and_a_busy_port_are_one_line_errors(tmp_path, capsys):
@@ -291,6 +314,13 @@ class Page:
         rows, columns = self.board()
         lines = self.screen()
         return [[lines[rows[r]][columns[c]].strip() for c in sorted(columns)] for r in sorted(rows)]
+
+    def background(self, row: int, column: int) -> str:
+        """How the middle of the board's cell (1-based) is drawn, its colour and reverse
+        video: the cursor's cell differs."""
+        rows, columns = self.board()
+        char = self.terminal.buffer[rows[row]][columns[column]]
+        return f"{char.bg} {char.reverse}"
 
     def click_cell(self, row: int, column: int) -> None:
         """Click the middle of the board's cell (1-based) with the mouse."""
@@ -430,6 +460,30 @@ def test_tabs_beyond_the_limit_are_refused(tmp_path):
         assert "Traceback" not in server.stop()
 
 
+def test_a_game_that_cannot_start_closes_its_page(tmp_path):
+    import asyncio
+
+    import aiohttp
+
+    data = tmp_path / "data"
+    data.mkdir(mode=0o700)
+    server = Served(data)
+    data.chmod(0o777)  # now unsafe: each tab's kaldoku refuses it
+
+    async def open_tab() -> object:
+        url = f"ws://127.0.0.1:{server.port}/ws/{server.token}"
+        async with aiohttp.ClientSession() as session:
+            async with session.ws_connect(url) as socket:
+                return (await socket.receive(timeout=30)).type
+
+    try:
+        assert asyncio.run(open_tab()) in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+    finally:
+        data.chmod(0o700)
+        errors = server.stop()
+    assert "can be written by anyone" in server.said and "Traceback" not in server.said + errors
+
+
 def test_a_message_too_large_ends_the_tab(shared):
     import asyncio
 
@@ -456,7 +510,9 @@ def test_play_in_chromium_reload_resumes_and_a_win_shows(served, browser, tmp_pa
     to_board = time.monotonic() - opened
     assert "Resumed your game" in page.text()
 
-    page.click_cell(3, 2)  # the mouse selects row 3, column 2; a key fills it
+    assert page.background(3, 2) == page.background(4, 4)
+    page.click_cell(3, 2)  # the mouse selects row 3, column 2 (its cell lights up); a key fills it
+    wait_for(lambda: page.background(3, 2) != page.background(4, 4), "the cursor at the click")
     page.keys(str(EXAMPLE_SOLUTION[2][1]))
     wait_for(lambda: page.digits()[2][1] == str(EXAMPLE_SOLUTION[2][1]), "the clicked cell's digit")
     to_move = time.monotonic() - opened

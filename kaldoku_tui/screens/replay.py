@@ -65,7 +65,7 @@ class ReplayScreen(Screen):
     """
 
     BINDINGS = [
-        Binding("space,p", "toggle", "Play/pause"),
+        Binding("space,p", "play_pause", "Play/pause"),
         Binding("right,l", "step(1)", "Step on"),
         Binding("left,h", "step(-1)", "Step back"),
         Binding("plus,equals_sign", "speed(1)", "Faster"),
@@ -137,7 +137,7 @@ class ReplayScreen(Screen):
             self.stop()
         self.show()
 
-    def action_toggle(self) -> None:
+    def action_play_pause(self) -> None:
         if self.playing:
             self.stop()
         else:

@@ -143,10 +143,11 @@ class LobbyApp(App[list[str] | None]):
     BINDINGS = [Binding("q", "leave", "leave"), Binding("n", "rename", "your name")]
 
     def __init__(self, view: LobbyView, new_game: list[str],
-                 rename: Callable[[str], str | None] | None) -> None:
-        """`rename` keeps a display name or says why not; None: the player has none (a guest)."""
+                 rename: Callable[[str], str | None] | None, ask_name: bool = True) -> None:
+        """`rename` keeps a display name or says why not (None: the player has none, a
+        guest); `ask_name`: ask for one at once if there is none yet."""
         super().__init__()
-        self.view, self.new_game, self.rename = view, new_game, rename
+        self.view, self.new_game, self.rename, self.ask_name = view, new_game, rename, ask_name
 
     def compose(self) -> ComposeResult:
         view = self.view
@@ -169,7 +170,7 @@ class LobbyApp(App[list[str] | None]):
         return "\n".join(lines)
 
     def on_mount(self) -> None:
-        if self.view.name is None and self.rename is not None:
+        if self.view.name is None and self.ask_name:
             self.action_rename()
 
     def action_rename(self) -> None:
@@ -211,17 +212,24 @@ def main(argv: list[str]) -> int:
     """A server session's process: `--player ID [--data-dir DIR] -- NEW-GAME-ARGS` (the
     store's URL, if any, in KALDOKU_STORE). The lobby, then the game chosen in a process
     of its own on this terminal (under the same limits), then the lobby again."""
-    from kaldoku_tui.session.store import open_store, store_location
+    from kaldoku_tui.session.store import StoreError, open_store, store_location
 
     split = argv.index("--")
     player_args, new_game = argv[:split], argv[split + 1:] or ["--size", "6"]
     player = player_args[player_args.index("--player") + 1]
     directory = player_args[player_args.index("--data-dir") + 1] if "--data-dir" in player_args else None
     location = store_location(None, directory)
+    first = True
     while True:
-        with open_store(location, player) as store:
-            named = not player.startswith("guest:")  # a guest's games and name end with the connection
-            choice = LobbyApp(lobby_view(store, new_kind(new_game)), new_game, renamer(store) if named else None).run()
+        try:
+            with open_store(location, player) as store:
+                named = not player.startswith("guest:")  # a guest's games and name end with the connection
+                view = lobby_view(store, new_kind(new_game))
+                choice = LobbyApp(view, new_game, renamer(store) if named else None, first).run()
+            first = False  # asked once a session: n asks again
+        except StoreError as error:
+            print(f"kaldoku: {shown(str(error), 200)}; try again later", file=sys.stderr)
+            return 1
         if choice is None:
             return 0
         subprocess.run([sys.executable, "-m", "kaldoku_tui", *choice, *player_args], check=False)

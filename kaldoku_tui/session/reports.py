@@ -56,11 +56,16 @@ def history_table(games: list[PastGame]) -> str:
     from kaldoku_tui.session.game import clock_text
     from kaldoku_tui.terminal import shown
 
+    codes: dict[str, str] = {}
+
     def code(game: PastGame) -> str:
-        try:
-            return share_code(game.puzzle())
-        except (PuzzleError, ValueError, TypeError, RecursionError):
-            return "-"  # a damaged puzzle: the game is listed all the same
+        # One puzzle played again (a daily, a shared code) is read once.
+        if game.puzzle_text not in codes:
+            try:
+                codes[game.puzzle_text] = share_code(game.puzzle())
+            except (PuzzleError, ValueError, TypeError, RecursionError):
+                codes[game.puzzle_text] = "-"  # a damaged puzzle: the game is listed all the same
+        return codes[game.puzzle_text]
 
     def kind(game: PastGame) -> str:
         found = GameKind.from_key(game.kind_key)

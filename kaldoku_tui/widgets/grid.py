@@ -70,6 +70,8 @@ class Look(NamedTuple):
     notes_mode: bool
     peer: bool
     same_digit: bool
+    chosen: int
+    """The cursor's digit when this cell holds it too, placed or as a note (0: no)."""
     duplicate: bool
     marked: bool
     hinted: bool
@@ -82,6 +84,18 @@ class Label(NamedTuple):
     """"done", "wrong" or ""."""
     lit: bool
     """Whether the cursor is in the cage."""
+
+
+def next_empty(view: BoardView, cell: Cell, step: int) -> Cell | None:
+    """The first empty cell from `cell` on in reading order (`step` 1) or back (-1),
+    round the board's end; None when every other cell holds a digit."""
+    size = view.size
+    start = cell[0] * size + cell[1]
+    for k in range(1, size * size):
+        found = divmod((start + step * k) % (size * size), size)
+        if not view.digit(found):
+            return found
+    return None
 
 
 class GridBand(Widget):
@@ -128,6 +142,7 @@ class KenKenGrid(Widget, can_focus=True):
         "grid--notes-cursor",
         "grid--peer",
         "grid--same-digit",
+        "grid--chosen",
         "grid--marked",
         "grid--hint",
         "grid--digit",
@@ -149,6 +164,12 @@ class KenKenGrid(Widget, can_focus=True):
         Binding("down,j", "move(1, 0)", "Down", show=False),
         Binding("left,h", "move(0, -1)", "Left", show=False),
         Binding("right,l", "move(0, 1)", "Right", show=False),
+        Binding("tab", "empty(1)", "Next empty", show=False,
+                tooltip="the next empty cell (reading on: right, then the rows below)"),
+        Binding("shift+tab", "empty(-1)", "Previous empty", show=False,
+                tooltip="the previous empty cell"),
+        Binding("home", "row_end(0)", "Row start", show=False, tooltip="the first cell of the row"),
+        Binding("end", "row_end(-1)", "Row end", show=False, tooltip="the last cell of the row"),
         *(Binding(str(d), f"digit({d})", f"Digit {d}", show=False) for d in range(1, 10)),
         Binding("0,backspace,delete,space", "clear", "Clear", show=False, tooltip="clear the cell"),
         # Two bindings on one key, only one active at a time: the footer shows the mode.
@@ -306,6 +327,8 @@ class KenKenGrid(Widget, can_focus=True):
                     or puzzle.cage_index(cell) == cursor_cage
                 ),
                 same_digit=not is_cursor and digit != 0 and digit == cursor_digit,
+                chosen=cursor_digit if not is_cursor and cursor_digit
+                and (digit == cursor_digit or cursor_digit in board.notes(cell)) else 0,
                 duplicate=cell in self.duplicates,
                 marked=cell in self.marked,
                 hinted=cell in self.hinted,
@@ -609,6 +632,7 @@ class KenKenGrid(Widget, can_focus=True):
         # the same as none: one style change per line, fewer bytes on the wire.
         chars = [" "] * width
         kinds = [""] * width
+        spelled = True  # the digits drawn are themselves (not the "¬5" or "1–9" of compact notes)
         if look.digit and k == middle:
             centre = (width - 1) // 2
             chars[centre] = str(look.digit)
@@ -623,6 +647,7 @@ class KenKenGrid(Widget, can_focus=True):
             if places is None:
                 if k == middle:
                     text = compact_notes(look.notes, size, width, self.glyphs)
+                    spelled = text[0].isdigit() and self.glyphs["to"] not in text
                     chars[: len(text)] = text
                     kinds = ["grid--note"] * width
             else:
@@ -631,13 +656,18 @@ class KenKenGrid(Widget, can_focus=True):
                     if line == k:
                         chars[column] = str(d)
                         kinds = ["grid--note"] * width
+        if look.chosen and spelled:
+            # The chosen digit alone is marked, placed or noted.
+            for i, char in enumerate(chars):
+                if char == str(look.chosen):
+                    kinds[i] = f"{kinds[i]} grid--chosen"
         if look.hinted and k == middle and chars[0] == " ":
             chars[0] = self.glyphs["hint"]
         segments = []
         start = 0
         for end in range(1, width + 1):
             if end == width or kinds[end] != kinds[start]:
-                names = highlights + ([kinds[start]] if kinds[start] else []) + cursor
+                names = highlights + kinds[start].split() + cursor
                 segments.append(Segment("".join(chars[start:end]), self.style_of(*names)))
                 start = end
         return segments
@@ -647,13 +677,21 @@ class KenKenGrid(Widget, can_focus=True):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "notes_mode":
             return parameters[0] != self.notes_mode and self.show_board
-        if action in ("move", "digit", "clear", "fill", "undo", "redo"):
+        if action in ("move", "empty", "row_end", "digit", "clear", "fill", "undo", "redo"):
             return self.show_board
         return True
 
     def action_move(self, rows: int, columns: int) -> None:
         r, c = self.cursor
         self.cursor = (r + rows, c + columns)
+
+    def action_empty(self, step: int) -> None:
+        cell = next_empty(self.view, self.cursor, step)
+        if cell is not None:
+            self.cursor = cell
+
+    def action_row_end(self, column: int) -> None:
+        self.cursor = (self.cursor[0], column % self.view.size)
 
     def action_digit(self, digit: int) -> None:
         self.play((Note if self.notes_mode else Place)(self.cursor, digit))

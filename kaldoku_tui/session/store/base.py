@@ -186,6 +186,10 @@ class Resumed:
     journal: GameJournal
     notice: str | None
 
+    def __post_init__(self) -> None:
+        # The journal goes on counting from the moves read, for its snapshots.
+        self.journal.count = self.game.start + len(self.game.moves)
+
 
 @dataclass
 class PendingMove:
@@ -260,7 +264,8 @@ class Store(ABC):
 
     @abstractmethod
     def open_games(self) -> list[OpenGame]:
-        """This player's games in progress, the last played first."""
+        """This player's games in progress, the last played first; none, with a line in
+        `notices` saying why, when they cannot be read."""
 
     @abstractmethod
     def resume(self, game_id: int) -> Resumed:
@@ -276,8 +281,8 @@ class Store(ABC):
 
     @abstractmethod
     def move_log(self, game_id: int) -> list[dict[str, Any]] | None:
-        """None when this player has no game `game_id`; else its moves, each its journal record with its number (`seq`), the
-        time played when it was made (`elapsed`) and the moment (`at`, UTC); a record that
+        """None when this player has no game `game_id`; else its moves, each its journal record
+        with its number (`seq`), the time played when it was made (`elapsed`) and the moment (`at`, UTC); a record that
         cannot be read is {"move": None} in its place."""
 
     @abstractmethod

@@ -30,11 +30,14 @@ from typing import Any, Callable, Mapping, Sequence, TypeVar
 
 import psycopg
 from psycopg import errors, sql
+from psycopg.abc import Buffer
+from psycopg.types.string import StrDumperUnknown
 
 from kaldoku_tui.engine.formats import puzzle_from_dict, puzzle_to_dict
 from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError
 from kaldoku_tui.session.store.journal import LAST_SEQ, checksum
+from kaldoku_tui.session.store.sqlite import default_name
 from kaldoku_tui.session.store.base import (
     COUNTED, RECENT, GameDamaged, GameJournal, LegacyData, OpenGame, PastGame, PendingMove,
     Record, Resumed, SavedGame, Standing, Store, StoreError, TakenOver, Unavailable, finite,
@@ -64,6 +67,7 @@ CREATE TABLE players (
     player text PRIMARY KEY,
     name text
 );
+CREATE INDEX players_name ON players (lower(name));
 CREATE TABLE games (
     id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
     player text NOT NULL,
@@ -84,8 +88,11 @@ CREATE TABLE games (
     snapshot text,
     snapshot_seq bigint,
     snapshot_sum bigint
-);
-CREATE INDEX games_player ON games (player, outcome, touched);
+) WITH (fillfactor = 80);
+CREATE INDEX games_player ON games (player, outcome);
+CREATE INDEX games_history ON games (player, started, id);
+CREATE INDEX games_wins ON games (player, kind, ended) WHERE outcome = 'won';
+CREATE INDEX games_daily_wins ON games (player, daily) WHERE outcome = 'won' AND daily IS NOT NULL;
 CREATE INDEX games_daily ON games (daily) WHERE outcome = 'won';
 CREATE INDEX games_kind ON games (kind) WHERE outcome = 'won';
 CREATE TABLE moves (
@@ -128,7 +135,9 @@ CREATE TABLE legacy (
 last move (kept on the row, whose lock orders the writers of one game), snapshot the game's
 state after move snapshot_seq. The sums are the SQLite store's checksums (of puzzle and
 kind, seq and move, snapshot_seq and snapshot): a row changed inside is found. legacy: the
-players whose kaldoku 0.1.0 files were carried over."""
+players whose kaldoku 0.1.0 files were carried over. No index holds a column a move
+changes (last_seq, touched), so a move's update of its game's row is a heap-only one, in
+the room fillfactor leaves on the row's page."""
 
 MIGRATIONS: dict[int, tuple[str, ...]] = {}
 """The statements that bring schema N to N + 1, keeping all it holds."""
@@ -140,6 +149,14 @@ TRANSIENT = (errors.LockNotAvailable, errors.SerializationFailure, errors.Deadlo
 
 T = TypeVar("T")
 Work = Callable[[psycopg.Connection], T]
+
+
+class TextDumper(StrDumperUnknown):
+    """Text as PostgreSQL can keep it: a NUL (which text cannot hold, and only hostile
+    input has) becomes U+FFFD instead of failing the write."""
+
+    def dump(self, obj: str) -> Buffer | None:
+        return super().dump(obj.replace("\x00", "\ufffd"))
 
 
 def where(url: str) -> str:
@@ -190,18 +207,6 @@ def iso(moment: datetime | None) -> str | None:
     return moment.isoformat(timespec="seconds") if moment is not None else None
 
 
-def default_name(player: str) -> str:
-    """The name a player is shown by until they choose one."""
-    kind, _, rest = player.partition(":")
-    if kind == "name":
-        return rest
-    if kind == "key":
-        return f"player {rest.removeprefix('SHA256:')[:8]}"
-    if kind == "guest":
-        return f"guest {rest[:4]}"
-    return player
-
-
 class PostgresStore(Store):
     """One player's view of a PostgreSQL database."""
 
@@ -218,6 +223,8 @@ class PostgresStore(Store):
         self.conn: psycopg.Connection | None = None
         self.reconnect_at = 0.0
         """Before this moment (time.monotonic) a broken connection is not made again."""
+        self.closed = False
+        """Closed for good: nothing more is read or written."""
         self.conn = self.connect()
         self.migrate()
 
@@ -235,6 +242,7 @@ class PostgresStore(Store):
                                    application_name="kaldoku")
         except (psycopg.Error, ValueError) as error:
             raise StoreError(f"cannot reach {where(self.url)}: {one_line(error, self.url)}") from None
+        conn.adapters.register_dumper(str, TextDumper)
         try:
             with conn.transaction():
                 # A server set up with synchronous_commit off would lose the last moves.
@@ -253,6 +261,8 @@ class PostgresStore(Store):
             if self.conn is not None:
                 self.conn.close()
             self.conn = None
+            if self.closed:
+                raise StoreError("the store is closed")
             if time.monotonic() < self.reconnect_at:
                 raise StoreError(f"{where(self.url)} cannot be reached now")
             self.reconnect_at = time.monotonic() + RECONNECT_EVERY
@@ -311,6 +321,7 @@ class PostgresStore(Store):
 
     def close(self) -> None:
         with self.lock:
+            self.closed = True
             if self.conn is not None:
                 self.conn.close()
 
@@ -361,6 +372,14 @@ class PostgresStore(Store):
         except Unavailable as error:
             raise StoreError(f"cannot read {where(self.url)}: {error}") from None
 
+    def read_or_none(self, query: str, *args: Any) -> list[tuple]:
+        """As `read`, but none when they cannot be read: for what the game shows beside
+        play (records, settings), which an unreachable server must not stop."""
+        try:
+            return self.read(query, *args)
+        except StoreError:
+            return []
+
     # Games.
 
     def new_game(self, puzzle: Puzzle, kind: GameKind,
@@ -369,10 +388,14 @@ class PostgresStore(Store):
         return journal, journal.touch(0.0)
 
     def open_games(self) -> list[OpenGame]:
+        try:
+            found = self.read("SELECT id, kind, daily, touched FROM games WHERE player = %s "
+                              "AND outcome IS NULL ORDER BY touched DESC, id DESC", self.player)
+        except StoreError as error:
+            self.notices.append(f"The games in progress cannot be read ({error}).")
+            return []
         return [OpenGame(game_id, key, daily, iso(touched) or "")
-                for game_id, key, daily, touched in self.read(
-                    "SELECT id, kind, daily, touched FROM games WHERE player = %s "
-                    "AND outcome IS NULL ORDER BY touched DESC, id DESC", self.player)]
+                for game_id, key, daily, touched in found]
 
     def resume(self, game_id: int) -> Resumed:
         """Claim game `game_id`, then read it in the same transaction: the row stays locked
@@ -486,7 +509,7 @@ class PostgresStore(Store):
 
     def records(self) -> list[tuple[GameKind, Record]]:
         found = []
-        for key, played, won, unaided, best, median in self.read(
+        for key, played, won, unaided, best, median in self.read_or_none(
                 """
                 WITH played AS (
                     SELECT kind, count(*) AS played,
@@ -519,12 +542,12 @@ class PostgresStore(Store):
         return sorted(found, key=lambda item: item[0].order())
 
     def daily_days(self) -> set[date]:
-        return {daily for (daily,) in self.read(
+        return {daily for (daily,) in self.read_or_none(
             "SELECT DISTINCT daily FROM games WHERE player = %s AND outcome = 'won' "
             "AND daily = (started AT TIME ZONE 'UTC')::date", self.player)}
 
     def win_times(self, kind: GameKind, count: int = RECENT) -> list[float]:
-        rows = self.read("SELECT elapsed FROM games WHERE player = %s AND kind = %s AND "
+        rows = self.read_or_none("SELECT elapsed FROM games WHERE player = %s AND kind = %s AND "
                          "outcome = 'won' ORDER BY ended DESC, id DESC LIMIT %s",
                          self.player, kind.key, count)
         return [float(t) for (t,) in reversed(rows) if finite(t)]
@@ -555,14 +578,14 @@ class PostgresStore(Store):
                 for rank, name, best, player in rows]
 
     def daily_leaderboard(self, when: date, count: int = 20) -> list[Standing]:
-        return self.standings(self.read(self.BOARD.format(
+        return self.standings(self.read_or_none(self.BOARD.format(
             which="daily = %s AND (started AT TIME ZONE 'UTC')::date = daily"), when, count))
 
     def kind_leaderboard(self, kind: GameKind, count: int = 20) -> list[Standing]:
-        return self.standings(self.read(self.BOARD.format(which="kind = %s"), kind.key, count))
+        return self.standings(self.read_or_none(self.BOARD.format(which="kind = %s"), kind.key, count))
 
     def display_name(self) -> str:
-        rows = self.read("SELECT name FROM players WHERE player = %s AND name IS NOT NULL",
+        rows = self.read_or_none("SELECT name FROM players WHERE player = %s AND name IS NOT NULL",
                          self.player)
         return rows[0][0] if rows else default_name(self.player)
 
@@ -579,7 +602,7 @@ class PostgresStore(Store):
 
     def settings(self) -> dict[str, Any]:
         found = {}
-        for key, value in self.read("SELECT key, value FROM settings WHERE player = %s",
+        for key, value in self.read_or_none("SELECT key, value FROM settings WHERE player = %s",
                                     self.player):
             try:
                 found[key] = json.loads(value)
@@ -622,7 +645,7 @@ class PostgresStore(Store):
 
     def bank_counts(self) -> dict[GameKind, int]:
         counts = {}
-        for key, n in self.read("SELECT kind, count(*) FROM bank WHERE player = %s GROUP BY kind",
+        for key, n in self.read_or_none("SELECT kind, count(*) FROM bank WHERE player = %s GROUP BY kind",
                                 self.player):
             kind = GameKind.from_key(key)
             if kind is not None:
@@ -632,7 +655,7 @@ class PostgresStore(Store):
     # Moving house from kaldoku 0.1.0.
 
     def legacy_done(self) -> bool:
-        return bool(self.read("SELECT 1 FROM legacy WHERE player = %s", self.player))
+        return bool(self.read_or_none("SELECT 1 FROM legacy WHERE player = %s", self.player))
 
     def carry_over(self, data: LegacyData) -> tuple[bool, str | None]:
         def carry(c: psycopg.Connection) -> bool:

@@ -29,7 +29,7 @@ from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError
 from kaldoku_tui.session.store import base
 from kaldoku_tui.session.store.base import (
     COUNTED, LOCAL, RECENT, GameDamaged, LegacyData, OpenGame, PastGame, Record, Resumed,
-    SavedGame, Standing, Store, StoreError, Unavailable, UnsafeDirectory, day, finite, 
+    SavedGame, Standing, Store, StoreError, Unavailable, UnsafeDirectory, day, finite,
     why,
 )
 from kaldoku_tui.session.store.files import DB_FILE, check_directory, check_file, data_dir, set_aside
@@ -65,13 +65,20 @@ def busy(error: sqlite3.Error) -> bool:
     return getattr(error, "sqlite_errorname", "").startswith(("SQLITE_BUSY", "SQLITE_LOCKED"))
 
 
+def busy_or_damaged(error: BaseException) -> bool:
+    """Whether another process may be writing the file, or it is damaged: no read of the
+    main file alone can be trusted then."""
+    return damaged(error) or (isinstance(error, sqlite3.Error) and busy(error))
+
+
 def damaged(error: BaseException) -> bool:
     """Whether `error`, met opening the file, means the file is damaged or not kaldoku's."""
     if isinstance(error, (UnusableDatabase, UnicodeDecodeError)):
         return True
     return isinstance(error, sqlite3.DatabaseError) and (
         getattr(error, "sqlite_errorname", "") in DAMAGED
-        or str(error) in ("file is not a database", "database disk image is malformed"))
+        or str(error) in ("file is not a database", "database disk image is malformed",
+                          "unsupported file format"))
 
 
 class SQLiteStore(Store):
@@ -90,6 +97,8 @@ class SQLiteStore(Store):
         self.notices: list[str] = []
         self.saving = True
         self.memory = False
+        self.reading_only = False
+        """Whether `conn` only reads the file, which cannot be written now."""
         self.conn: sqlite3.Connection | None = self.connect()
         """None while the file cannot be opened (each write tries again)."""
 
@@ -128,10 +137,32 @@ class SQLiteStore(Store):
                 if not damaged(error) or attempt:
                     # Busy, full or failing: the file is left as it is, to be tried again.
                     self.saving = False
-                    self.notices.append(f"Saving is off: {why(error)}. Your moves are kept "
-                                        "and saved when it can.")
-                    return None
+                    self.notices.append(saving_off_at_start(error))
+                    return None if busy_or_damaged(error) else self.read_only()
                 self.notices.append(set_aside(self.path, why(error)))
+        return None
+
+    def read_only(self) -> sqlite3.Connection | None:
+        """The file opened to be read only, with no write of its own (no WAL index), so
+        that the games stay in view while it cannot be written: only when no other
+        process has moves in its log (an empty or absent -wal file), as such a read sees
+        just the main file. None when it cannot be read so."""
+        assert self.path is not None
+        wal = Path(f"{self.path}-wal")
+        try:
+            if not self.path.is_file() or (wal.exists() and wal.stat().st_size > 0):
+                return None
+            conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro&immutable=1", uri=True,
+                                   check_same_thread=False, isolation_level=None)
+        except (OSError, sqlite3.Error):
+            return None
+        try:
+            if version_of(conn) == SCHEMA_VERSION and not missing_tables(conn):
+                self.reading_only = True
+                return conn
+        except (sqlite3.Error, UnusableDatabase, UnicodeDecodeError):
+            pass
+        conn.close()
         return None
 
     def fresh(self, target: str) -> sqlite3.Connection:
@@ -186,11 +217,14 @@ class SQLiteStore(Store):
         """Run `work` in one transaction, committed; Unavailable (from the failure) when
         nothing was committed, the file not opened yet included. TakenOver passes through."""
         with self.lock:
-            if self.conn is None:
+            if self.conn is None or self.reading_only:
                 try:
-                    self.conn = self.ready()
+                    conn = self.ready()
                 except (sqlite3.Error, OSError, UnusableDatabase, UnicodeDecodeError) as error:
                     raise Unavailable(why(error)) from error
+                if self.conn is not None:
+                    self.conn.close()
+                self.conn, self.reading_only = conn, False
             wait = BUSY_TIMEOUT if self.saving else PAUSED_TIMEOUT
             deadline = time.monotonic() + wait
             while True:
@@ -253,7 +287,15 @@ class SQLiteStore(Store):
                 "game = id ORDER BY seq DESC LIMIT 1), '')) AS last FROM games "
                 "WHERE player = ? AND outcome IS NULL ORDER BY last DESC, id DESC", self.player)
         except StoreError as error:
-            self.notices.append(f"The games in progress cannot be read ({error}).")
+            if not damaged(error.__cause__ or error) or self.path is None or self.memory:
+                self.notices.append(f"The games in progress cannot be read ({error}).")
+                return []
+            # The file is damaged: set aside whole, as at start, and a new one made.
+            with self.lock:
+                if self.conn is not None:
+                    self.conn.close()
+                self.notices.append(set_aside(self.path, why(error.__cause__ or error)))
+                self.conn = self.connect()
             return []
         return [OpenGame(game_id, str(key), day(daily), str(last))
                 for game_id, key, daily, last in found]
@@ -269,7 +311,6 @@ class SQLiteStore(Store):
         if saved is None or saved.outcome is not None:
             raise StoreError(f"no game {game_id} in progress")
         journal = SQLiteJournal(self, game_id, "", saved.kind.key, claim=claimed is None)
-        journal.count = saved.start + len(saved.moves)
         return Resumed(saved, journal, notice)
 
     def game(self, game_id: int, from_snapshot: bool = False) -> SavedGame | None:
