@@ -191,6 +191,8 @@ class KaldokuApp(App, inherit_bindings=False):
             yield SystemCommand("Pause", "Hide the board and stop the clock", game.action_pause)
             yield SystemCommand("Unfinished games", "Resume a game left for another (G)",
                                 game.action_games)
+            yield SystemCommand("Daily archive", "Past days' daily puzzles, which you solved (D)",
+                                game.action_archive)
             yield SystemCommand("Statistics", "Games won and best times, per kind of game",
                                 game.action_records)
             yield SystemCommand("Share code", "The code that names this puzzle: kaldoku CODE plays it",

@@ -192,3 +192,37 @@ def test_kaldoku_games_lists_the_unfinished_and_resume_takes_one_up(example, tmp
     app.services.store.close()
     assert main(["resume", "99", "--data-dir", str(tmp_path)]) == 2
     assert "no unfinished game 99" in capsys.readouterr().err
+
+
+async def test_the_daily_archive_shows_the_days_solved_and_plays_a_past_day(example, tmp_path):
+    from datetime import timedelta
+
+    from kaldoku_tui.session import Session
+    from kaldoku_tui.session.snapshot import attach
+
+    solved, unplayed = DAY - timedelta(days=1), DAY - timedelta(days=2)
+    store = open_store(tmp_path)
+    puzzle = daily_puzzle(solved)
+    journal, _ = store.new_game(puzzle, daily_kind(solved), solved)
+    session = attach(Session(puzzle, daily_kind(solved), journal=journal, now=lambda: 0.0))
+    for r, c in puzzle.cells:
+        session.apply(Place((r, c), puzzle.solution[r][c]))
+    assert session.outcome == "won"
+    store.close()
+
+    app = game_app(example, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("D")
+        await pilot.pause()
+        shown = screen_text(app)
+        assert "Daily archive" in shown
+        assert f"{DAY} " in shown and f"{solved} " in shown
+        line = next(line for line in shown.splitlines() if f"{solved} " in line)
+        assert "solved" in line
+        assert "solved" not in next(line for line in shown.splitlines() if f"{unplayed} " in line)
+        await pilot.press("down", "down", "enter")
+        await workers_done(app)
+        await pilot.pause()
+        assert app.screen is app.game
+        assert app.game.session.puzzle.meta.get("daily") == unplayed.isoformat()
+        assert f"Daily {unplayed} ·" in app.game.title_bar.text

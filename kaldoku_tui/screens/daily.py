@@ -35,13 +35,14 @@ def result_lines(day: date, game: PastGame, store: Store) -> list[str]:
 
 class DailyResultScreen(Screen[str]):
     """The result of a daily puzzle already played, over its board (hidden: the clock of
-    the practice game waits). Dismisses with "practice", "new" or "quit"."""
+    the practice game waits). Dismisses with "practice", "new", "archive" or "quit"."""
 
     DEFAULT_CSS = "DailyResultScreen { align: center middle; }"
 
     BINDINGS = [
         Binding("enter,p,escape", "choose('practice')", "Practise it"),
         Binding("g", "choose('new')", "New game"),
+        Binding("a", "choose('archive')", "Daily archive"),
         Binding("q", "choose('quit')", "Quit"),
     ]
 
@@ -62,7 +63,7 @@ class DailyResultScreen(Screen[str]):
                 yield Label(self.text(line), markup=False)
             yield Label("You played this daily already: playing it again is practice, "
                         "counted nowhere (no record, no streak, no leaderboard).")
-            yield Label("Enter / p: practise it   g: new game   q: quit", classes="keys")
+            yield Label("Enter / p: practise it   a: other days   g: new game   q: quit", classes="keys")
 
     def action_choose(self, choice: str) -> None:
         self.dismiss(choice)

@@ -6,6 +6,7 @@ It shows a Session and turns keys into its moves; the rules live in the session.
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import date
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -46,6 +47,8 @@ GAME_KEYS: list[BindingType] = [
     Binding("g", "new_game", "New", tooltip="new game: choose size, operators and difficulty"),
     Binding("G", "games", "Games", show=False,
             tooltip="unfinished games: resume one (a game left for a new one stays there)"),
+    Binding("D", "archive", "Dailies", show=False,
+            tooltip="daily archive: every past day's daily puzzle, which you solved, one to play"),
     Binding("X", "restart", "Restart", show=False,
             tooltip="restart this puzzle from an empty board (asks first)"),
     Binding("t", "hint", "Hint",
@@ -272,6 +275,8 @@ class GameScreen(Screen):
     def after_win(self, choice: str | None) -> None:
         if choice == "new":
             self.action_new_game()
+        elif choice == "archive":
+            self.action_archive()
         elif choice == "quit":
             self.app.exit()
 
@@ -302,6 +307,25 @@ class GameScreen(Screen):
                  for game in unfinished_games(self.services.store)]
         self.app.push_screen(UnfinishedScreen(games, this, ascii=self.services.ascii),
                              self.resume_game)
+
+    def action_archive(self) -> None:
+        """The daily archive, to play a past day's daily puzzle."""
+        from kaldoku_tui.engine.daily import utc_day
+        from kaldoku_tui.screens.archive import ArchiveScreen
+        from kaldoku_tui.session.reports import daily_archive
+
+        days = daily_archive(self.services.store, utc_day())
+        self.app.push_screen(ArchiveScreen(days, ascii=self.services.ascii), self.play_daily)
+
+    def play_daily(self, day: date | None) -> None:
+        """Play `day`'s daily puzzle: the unfinished game of it if there is one."""
+        if day is None:
+            return
+        begun = [game.id for game in self.services.store.open_games() if game.daily == day]
+        if begun:
+            self.resume_game(begun[0])
+        else:
+            self.app.start_daily(day)  # type: ignore[attr-defined]
 
     def resume_game(self, game_id: int | None) -> None:
         if game_id is not None:

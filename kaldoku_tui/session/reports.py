@@ -4,9 +4,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date, timedelta
 from typing import Collection, Sequence
 
-from kaldoku_tui.engine.daily import Streaks
+from kaldoku_tui.engine.daily import PINNED_FIRST, Streaks, daily_kind
 from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.engine.puzzle import PuzzleError
 from kaldoku_tui.session.store.base import PastGame, Record, Store, StoreError
@@ -134,3 +135,24 @@ def unfinished_table(games: list[Unfinished]) -> str:
         (str(g.id), g.touched, g.kind, "damaged" if g.moves is None else str(g.moves),
          clock_text(g.elapsed)) for g in games]
     return text_table(rows, right=(0, 3, 4))
+
+
+def daily_archive(store: Store, today: date) -> list[tuple[date, str]]:
+    """Every pinned daily puzzle up to `today`, the newest first, each with a line for
+    people: '2026-11-25 Wed · 6×6 hard · solved 4:12' (or revealed, unfinished, nothing)."""
+    from kaldoku_tui.session.game import clock_text
+
+    played: dict[date, str] = {}
+    for game in reversed(store.history()):  # the first begun first: the game that counts
+        if game.daily is None or played.get(game.daily, "").startswith("solved"):
+            continue
+        if game.outcome == "won":
+            played[game.daily] = f"solved {clock_text(game.elapsed)}" + (" with help" if game.helped else "")
+        elif game.outcome == "revealed":
+            played[game.daily] = "revealed"
+        elif game.outcome is None:
+            played[game.daily] = "unfinished"
+    days = [today - timedelta(days=n) for n in range((today - PINNED_FIRST).days + 1)]
+    return [(day, f"{day} {day:%a} · {daily_kind(day).size}×{daily_kind(day).size} "
+                  f"{daily_kind(day).level}" + (f" · {played[day]}" if day in played else ""))
+            for day in days]
