@@ -226,3 +226,19 @@ async def test_the_daily_archive_shows_the_days_solved_and_plays_a_past_day(exam
         assert app.screen is app.game
         assert app.game.session.puzzle.meta.get("daily") == unplayed.isoformat()
         assert f"Daily {unplayed} ·" in app.game.title_bar.text
+
+
+@pytest.mark.parametrize("key", ["D", "G"])
+async def test_a_burst_of_enters_in_a_list_picks_once(example, tmp_path, key):
+    from textual import events
+
+    app = game_app(example, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("1", key)
+        await pilot.pause()
+        for _ in range(3):
+            app.post_message(events.Key("enter", "\r"))
+        await pilot.pause()
+        await workers_done(app)
+        await pilot.pause()
+        assert app.screen is app.game

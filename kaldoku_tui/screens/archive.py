@@ -36,7 +36,8 @@ class ArchiveScreen(ModalScreen[date | None]):
                         classes="keys")
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        self.dismiss(date.fromisoformat(event.option.id or ""))
+        if self.is_current:  # a second Enter of a burst comes after the screen is gone
+            self.dismiss(date.fromisoformat(event.option.id or ""))
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -42,7 +42,8 @@ class UnfinishedScreen(ModalScreen[int | None]):
                         classes="keys")
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        self.dismiss(int(event.option.id or 0) or None)
+        if self.is_current:  # a second Enter of a burst comes after the screen is gone
+            self.dismiss(int(event.option.id or 0) or None)
 
     def action_close(self) -> None:
         self.dismiss(None)
