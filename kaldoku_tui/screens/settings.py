@@ -18,6 +18,9 @@ QUESTIONS = {
     "auto_clean_notes": "Placing a digit clears it from the notes of its row and column",
     "shade_peers": "Shade the cursor's row, column and cage",
     "light_numbers": "Light the cursor's row and column numbers and its cage's label",
+    "show_clock": "Show the clock (it counts either way)",
+    "show_mistakes": "Mark a digit against the solution as soon as it is placed "
+                     "(help, as c is: the game then counts as helped)",
 }
 
 
