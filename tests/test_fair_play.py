@@ -242,3 +242,13 @@ async def test_a_burst_of_enters_in_a_list_picks_once(example, tmp_path, key):
         await workers_done(app)
         await pilot.pause()
         assert app.screen is app.game
+
+
+async def test_the_archive_takes_page_keys_in_a_tiny_terminal(example, tmp_path):
+    app = game_app(example, tmp_path)
+    async with app.run_test(size=(20, 4)) as pilot:
+        await pilot.press("D")
+        await pilot.pause()
+        await pilot.press("end", "pageup", "pagedown", "escape")
+        await pilot.pause()
+        assert app.screen is app.game

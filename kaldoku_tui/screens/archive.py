@@ -11,6 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
+from kaldoku_tui.screens.games import PickList
 from kaldoku_tui.terminal import in_ascii
 
 
@@ -29,7 +30,7 @@ class ArchiveScreen(ModalScreen[date | None]):
         text = in_ascii if self.ascii else str
         with Vertical(classes="dialog", id="archive"):
             yield Label("Daily archive", classes="question")
-            yield OptionList(*(Option(text(line), id=day.isoformat()) for day, line in self.days),
+            yield PickList(*(Option(text(line), id=day.isoformat()) for day, line in self.days),
                              id="days")
             yield Label("A day solved before plays again as practice, counted nowhere.")
             yield Label("up/down: choose   Enter: play that day   Esc / q: back to the board",

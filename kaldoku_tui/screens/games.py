@@ -14,6 +14,19 @@ from kaldoku_tui.session.reports import Unfinished
 from kaldoku_tui.terminal import in_ascii
 
 
+class PickList(OptionList):
+    """An OptionList whose page keys wait for room: with none (a tiny terminal) Textual
+    8.2 has not laid its lines out and its page move raises KeyError."""
+
+    def action_page_up(self) -> None:
+        if self.scrollable_content_region:
+            super().action_page_up()
+
+    def action_page_down(self) -> None:
+        if self.scrollable_content_region:
+            super().action_page_down()
+
+
 class UnfinishedScreen(ModalScreen[int | None]):
     """Pick an unfinished game to resume; dismisses with its id, or None."""
 
@@ -33,7 +46,7 @@ class UnfinishedScreen(ModalScreen[int | None]):
         with Vertical(classes="dialog", id="unfinished"):
             yield Label("Unfinished games", classes="question")
             if self.games:
-                yield OptionList(*(Option(self.text(game.line() + (" (this game)" if game.id == self.playing
+                yield PickList(*(Option(self.text(game.line() + (" (this game)" if game.id == self.playing
                                                                    else "")), id=str(game.id))
                                    for game in self.games), id="games")
             else:
