@@ -373,9 +373,9 @@ class KenKenGrid(Widget, can_focus=True):
                     regions.append(Region(above.x, above.y, reach, 1))
             if layout.rulers:
                 for axis, ruler in enumerate((layout.row_ruler_region, layout.column_ruler_region)):
-                    old, new = (None if cell is None else cell[axis] for cell in (self.lit, lit))
-                    if old != new:
-                        regions += [Region(*ruler(i)) for i in (old, new) if i is not None]
+                    was, now = (None if cell is None else cell[axis] for cell in (self.lit, lit))
+                    if was != now:
+                        regions += [Region(*ruler(i)) for i in (was, now) if i is not None]
             bands = (*self.bands, self.ruler_band) if layout == self.placed_layout else ()
             for region in regions:
                 band = next((band for band in bands if band.holds(region.x)), None)
