@@ -34,6 +34,8 @@ class AppConfig:
     difficulty: str | None = None
     daily: date | None = None
     """Play the daily puzzle of this day (resumed if begun already)."""
+    game: int | None = None
+    """Resume this unfinished game (kaldoku games lists them)."""
     terminal_input: bool = False
     """Read the keyboard with kaldoku's own input driver (terminal_input.py): for a real
     terminal only. Off, Textual picks its driver (TEXTUAL_DRIVER: a browser's, a test's)."""
