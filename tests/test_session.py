@@ -308,3 +308,18 @@ def test_resuming_a_won_game_is_refused_by_the_rule_live_play_follows(example):
         Session.resume(example, game.journal.records)
     with pytest.raises(MoveError, match="after the game ended"):
         Session.resume(example, [*game.journal.records, {"move": "undo"}])
+
+
+def test_a_pause_and_the_end_turn_keys_off_and_the_session_says_why(game):
+    keys = ("pause", "check", "reveal", "restart", "hint", "inspect", "new_game", "games")
+    assert [action for action in keys if game.action_off(action)] == []
+    assert game.refusal(Check()) is None
+    game.apply(Pause())
+    assert [action for action in keys if game.action_off(action)] == [
+        "check", "reveal", "restart", "hint", "inspect"]
+    assert game.refusal(Check()) == "Paused: p to go on."
+    game.apply(Pause())
+    game.apply(Reveal())
+    assert [action for action in keys if game.action_off(action)] == [
+        "pause", "check", "reveal", "hint"]
+    assert game.refusal(Check()) == "The game is over: g for a new game."

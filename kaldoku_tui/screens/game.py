@@ -12,17 +12,18 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.message import Message
-from textual.screen import ModalScreen, Screen
+from textual.screen import Screen
 from textual.theme import Theme
 
-from kaldoku_tui.engine.daily import daily_of
 from kaldoku_tui.engine.hints import cage_facts
 from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.engine.puzzle import Cell, Puzzle
-from kaldoku_tui.layout import status_lines
+from kaldoku_tui.screens.clock import GameClock, board_covered
 from kaldoku_tui.screens.dialogs import ConfirmDialog, NewGameDialog
 from kaldoku_tui.screens.help import HelpScreen, key_sections
 from kaldoku_tui.screens.inspector import InspectorScreen
+from kaldoku_tui.screens.navigation import (archive_screen, begun_daily, daily_result_screen,
+                                            unfinished_screen)
 from kaldoku_tui.screens.settings import SettingsScreen
 from kaldoku_tui.screens.win import won
 from kaldoku_tui.services import Services
@@ -39,9 +40,6 @@ from kaldoku_tui.widgets.title import TitleBar
 
 TIP = "?: every key   o: settings (highlight row, column and cage)"
 """The status line as a game starts, unless there is news to tell."""
-
-SAVE_EVERY = 10.0
-"""Seconds of play between saves of the clock when the board does not change."""
 
 
 GAME_KEYS: list[BindingType] = [
@@ -106,16 +104,14 @@ class GameScreen(Screen):
         super().__init__()
         self.session = session
         self.services = services
-        self.status = StatusLine(notice or TIP, ascii=services.ascii)
-        self.passing = notice is None
-        """Whether the status line says something of this screen's that goes with the
-        next change of the board (the tip, "Settings saved.")."""
         self.grid = KenKenGrid(session.board.view(), ascii=services.ascii, play=self.play, id="grid")
+        self.status = StatusLine(notice or TIP, self.grid, ascii=services.ascii)
+        self.status.passing = notice is None
         self.maker = PuzzleMaker(services.bank)
         self.hints = HintFinder()
         self.cursor: Cell = (0, 0)
         """Where the grid's cursor is (known here after the grid is gone, as the app ends)."""
-        self.saved_at = session.elapsed
+        self.clock = GameClock(session, services)
 
     # Building.
 
@@ -147,13 +143,9 @@ class GameScreen(Screen):
 
     def show_daily_result(self) -> None:
         """A daily played already shows how it went before its practice board."""
-        from kaldoku_tui.screens.daily import DailyResultScreen
-
-        day = daily_of(self.session.puzzle)
-        game = self.services.finished_daily(day) if self.session.practice and day else None
-        if day is not None and game is not None:
-            self.app.push_screen(DailyResultScreen(day, game, self.services.store,
-                                                   ascii=self.services.ascii), self.after_win)
+        result = daily_result_screen(self.session, self.services)
+        if result is not None:
+            self.app.push_screen(result, self.after_win)
 
     def text(self, text: str) -> str:
         """`text` as this terminal shows it (ASCII mode or not)."""
@@ -183,7 +175,7 @@ class GameScreen(Screen):
             self.hints.find(update.search, update.version)
         if update.message is not None:
             self.show_status(update.message)
-        elif update.board and self.passing:
+        elif update.board and self.status.passing:
             self.show_status("")
         self.show_time()
         self.refresh_bindings()
@@ -206,12 +198,7 @@ class GameScreen(Screen):
         self.cover("small", not message.fits)
 
     def screens_changed(self, _screen: Screen) -> None:
-        """The clock stops only while the board cannot be seen: a dialog (the cage
-        inspector, settings, statistics, help, the palette) leaves it in view around
-        itself; a full screen above this one covers it."""
-        stack = self.app.screen_stack
-        above = stack[stack.index(self) + 1:] if self in stack else []
-        self.cover("screen", any(not isinstance(screen, ModalScreen) for screen in above))
+        self.cover("screen", board_covered(self))
 
     def cover(self, reason: str, on: bool) -> None:
         """The board is hidden for `reason` (a dialog, a small terminal), or no longer."""
@@ -222,19 +209,13 @@ class GameScreen(Screen):
         making = self.maker.progress()
         if making:
             self.show_status(making)
-        session = self.session
-        if not session.clock.running:
+        if not self.session.clock.running:
             return
         self.show_time()
-        if session.elapsed - self.saved_at >= SAVE_EVERY:
-            self.keep_time()
-
-    def keep_time(self) -> None:
-        """Write the time played (a move writes it too), and where the cursor is."""
-        self.saved_at = self.session.elapsed
-        notice = self.services.keep(self.session, self.cursor)
-        if notice:
-            self.show_status(notice)
+        if self.clock.due:
+            notice = self.clock.keep(self.cursor)
+            if notice:
+                self.show_status(notice)
 
     def cursor_moved(self, cell: Cell) -> None:
         self.cursor = cell
@@ -260,10 +241,7 @@ class GameScreen(Screen):
     # The title and status lines.
 
     def show_time(self) -> None:
-        session = self.session
-        paused = " (paused)" if session.paused and not session.over else ""
-        clock = clock_text(session.elapsed) if self.services.settings.show_clock else ""
-        self.title_bar.show(self.text(session.title), (clock + paused).strip())
+        self.title_bar.show(self.text(self.session.title), self.clock.time)
 
     @property
     def message(self) -> str:
@@ -273,19 +251,10 @@ class GameScreen(Screen):
     def show_status(self, message: str | None = None, passing: bool = False) -> None:
         """Show the notes mode and `message` (or keep the last one) on the status line;
         a `passing` message goes with the next change of the board."""
-        if message is not None:
-            self.passing = passing
-            message = self.text(message)
-        self.status.show(self.grid.notes_mode, self.status_room(), message)
+        self.status.say(message, passing)
 
     def action_more(self) -> None:
         self.status.more()
-
-    def status_room(self) -> int:
-        """Lines the status line has: as many as the board leaves at this terminal's size
-        (the title and the keys lines take one each)."""
-        grid = self.grid
-        return status_lines(grid.view.size, grid.label_width, self.size.width, self.size.height - 2)
 
     def on_resize(self) -> None:
         self.show_status()
@@ -312,10 +281,7 @@ class GameScreen(Screen):
             return self.maker.making is not None  # hidden, not dimmed, while nothing is made
         if action == "more":
             return self.status.paging
-        session = self.session
-        hidden = (session.over and action in ("pause", "check", "reveal", "hint")
-                  or session.paused and action in ("check", "reveal", "restart", "hint", "inspect"))
-        return None if hidden else True
+        return None if self.session.action_off(action) else True
 
     def action_new_game(self) -> None:
         self.app.push_screen(NewGameDialog(self.session.kind, ascii=self.services.ascii,
@@ -323,32 +289,19 @@ class GameScreen(Screen):
 
     def action_games(self) -> None:
         """The unfinished games, to resume one."""
-        from kaldoku_tui.screens.games import UnfinishedScreen
-        from kaldoku_tui.session.reports import unfinished_games
-
-        this = getattr(self.session.journal, "game_id", None)
-        # This game's time as the clock shows it, not as last saved.
-        games = [replace(game, elapsed=self.session.elapsed) if game.id == this else game
-                 for game in unfinished_games(self.services.store)]
-        self.app.push_screen(UnfinishedScreen(games, this, ascii=self.services.ascii),
-                             self.resume_game)
+        self.app.push_screen(unfinished_screen(self.session, self.services), self.resume_game)
 
     def action_archive(self) -> None:
         """The daily archive, to play a past day's daily puzzle."""
-        from kaldoku_tui.engine.daily import utc_day
-        from kaldoku_tui.screens.archive import ArchiveScreen
-        from kaldoku_tui.session.reports import daily_archive
-
-        days = daily_archive(self.services.store, utc_day())
-        self.app.push_screen(ArchiveScreen(days, ascii=self.services.ascii), self.play_daily)
+        self.app.push_screen(archive_screen(self.services), self.play_daily)
 
     def play_daily(self, day: date | None) -> None:
         """Play `day`'s daily puzzle: the unfinished game of it if there is one."""
         if day is None:
             return
-        begun = [game.id for game in self.services.store.open_games() if game.daily == day]
-        if begun:
-            self.resume_game(begun[0])
+        begun = begun_daily(self.services, day)
+        if begun is not None:
+            self.resume_game(begun)
         else:
             self.app.start_daily(day)  # type: ignore[attr-defined]
 
@@ -389,7 +342,7 @@ class GameScreen(Screen):
     def play_session(self, session: Session, news: str) -> None:
         """Play `session` from now on (a new game, or one resumed); say `news`."""
         self.session = session
-        self.saved_at = session.elapsed
+        self.clock.follow(session)
         # One frame for the new board, its status lines and title (no torn frame between).
         with self.app.batch_update():
             self.grid.view = self.session.board.view()

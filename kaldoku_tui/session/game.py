@@ -38,6 +38,12 @@ HELP = ("checks", "hints", "reveals")
 OUTCOMES = ("won", "revealed", "left")
 
 
+OFF_WHEN_OVER = frozenset({"pause", "check", "reveal", "hint"})
+"""The game keys' actions that do nothing once the game has ended."""
+OFF_WHEN_PAUSED = frozenset({"check", "reveal", "restart", "hint", "inspect"})
+"""The game keys' actions that do nothing while the game is paused."""
+
+
 def clock_text(seconds: float) -> str:
     """Time played as m:ss, or h:mm:ss from an hour on."""
     minutes, secs = divmod(int(seconds), 60)
@@ -271,6 +277,14 @@ class Session:
         """Make again a move read from the journal (nothing is logged by a session
         without a journal); MoveError for a record that is no move of this game."""
         self.apply(read_move(record), replaying=True)
+
+    def action_off(self, action: str) -> bool:
+        """Whether the game's key of `action` (a screen's name for it) does nothing now:
+        the game's end turns off pausing, checking, revealing and hints; a pause turns
+        off checking, revealing, restarting, hints and the cage inspector. Pressed, such
+        a key says why (see refusal)."""
+        return (self.over and action in OFF_WHEN_OVER
+                or self.paused and action in OFF_WHEN_PAUSED)
 
     def refusal(self, move: Move) -> str | None:
         """Why `move` cannot be made now, or None."""

@@ -6,26 +6,48 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
-from kaldoku_tui.terminal import shown
+from kaldoku_tui.layout import status_lines
+from kaldoku_tui.terminal import in_ascii, shown
+from kaldoku_tui.widgets.grid import KenKenGrid
 
 MORE = " (m: again 9/9)"
 """The longest note at the end of a page, kept room for."""
 
 
 class StatusLine(Static):
-    """The notes mode and a message; repainted only when the page on show changes (a
-    repaint of the status lines is a kilobyte on the wire)."""
+    """The notes mode of `grid` and a message, in the lines the board leaves; repainted
+    only when the page on show changes (a repaint of the status lines is a kilobyte on
+    the wire)."""
 
-    def __init__(self, message: str, *, ascii: bool = False) -> None:
+    def __init__(self, message: str, grid: KenKenGrid, *, ascii: bool = False) -> None:
         super().__init__(id="status", markup=False)
+        self.grid = grid
         self.ascii = ascii
         self.message = message
+        self.passing = False
+        """Whether the message is one that goes with the next change of the board (the
+        tip, "Settings saved.")."""
         self.pages: list[Text | str] = [message]
         """The status line's text, in pages of the lines it has."""
         self.page = 0
         """The page of it on show."""
         self.shown_page: Text | str | None = None
         """The page on the screen now."""
+
+    @property
+    def room(self) -> int:
+        """Lines the status line has: as many as the board leaves at this terminal's size
+        (the title and the keys lines take one each)."""
+        grid, size = self.grid, self.screen.size
+        return status_lines(grid.view.size, grid.label_width, size.width, size.height - 2)
+
+    def say(self, message: str | None = None, passing: bool = False) -> None:
+        """Show the notes mode and `message` (or keep the last one); a `passing` message
+        goes with the next change of the board."""
+        if message is not None:
+            self.passing = passing
+            message = in_ascii(message) if self.ascii else message
+        self.show(self.grid.notes_mode, self.room, message)
 
     def show(self, notes: bool, room: int, message: str | None = None) -> None:
         """Show the notes mode and `message` (or keep the last one) in `room` lines."""

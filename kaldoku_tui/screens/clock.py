@@ -1,0 +1,56 @@
+"""The game's clock as the game screen keeps it: fair (it runs only while the board can be
+seen), shown in the title bar, and written to the store now and then."""
+
+from __future__ import annotations
+
+from textual.screen import ModalScreen, Screen
+
+from kaldoku_tui.engine.puzzle import Cell
+from kaldoku_tui.services import Services
+from kaldoku_tui.session.game import Session, clock_text
+
+SAVE_EVERY = 10.0
+"""Seconds of play between saves of the clock when the board does not change."""
+
+
+def board_covered(screen: Screen) -> bool:
+    """Whether `screen`'s board is out of sight, so its clock stops: a full screen above
+    it covers it; a dialog (the cage inspector, settings, statistics, help, the palette)
+    leaves it in view around itself."""
+    stack = screen.app.screen_stack
+    above = stack[stack.index(screen) + 1:] if screen in stack else []
+    return any(not isinstance(other, ModalScreen) for other in above)
+
+
+class GameClock:
+    """The time played of the session on show: its words in the title, and when it is
+    written (every SAVE_EVERY seconds of play; a move writes it too)."""
+
+    def __init__(self, session: Session, services: Services) -> None:
+        self.services = services
+        self.follow(session)
+
+    def follow(self, session: Session) -> None:
+        """Keep the time of `session` from now on (a new game, or one resumed)."""
+        self.session = session
+        self.saved_at = session.elapsed
+
+    @property
+    def time(self) -> str:
+        """The time as the title shows it: '4:10', '4:10 (paused)', nothing with the
+        clock turned off in the settings."""
+        session = self.session
+        paused = " (paused)" if session.paused and not session.over else ""
+        clock = clock_text(session.elapsed) if self.services.settings.show_clock else ""
+        return (clock + paused).strip()
+
+    @property
+    def due(self) -> bool:
+        """Whether it is time to write the time played."""
+        return self.session.elapsed - self.saved_at >= SAVE_EVERY
+
+    def keep(self, cursor: Cell) -> str | None:
+        """Write the time played, and where the cursor is: a notice if saving stopped or
+        came back."""
+        self.saved_at = self.session.elapsed
+        return self.services.keep(self.session, cursor)
