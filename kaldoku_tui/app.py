@@ -33,6 +33,7 @@ from kaldoku_tui.session.settings import Settings
 from kaldoku_tui.session.store import Store
 from kaldoku_tui.terminal_input import INPUT_DRIVER
 from kaldoku_tui.widgets.grid import GRID_CSS
+from kaldoku_tui.widgets.maker import PuzzleMaker
 
 APP_CSS = Path(__file__).parent / "assets" / "app.tcss"
 
@@ -128,7 +129,7 @@ class KaldokuApp(App, inherit_bindings=False):
     def on_mount(self) -> None:
         self.set_timer(BANK_DELAY, self.fill_bank)
 
-    def on_game_screen_kind_chosen(self, message: GameScreen.KindChosen) -> None:
+    def on_puzzle_maker_kind_chosen(self, message: PuzzleMaker.KindChosen) -> None:
         self.refill_bank(message.kind)
 
     def refill_bank(self, kind: GameKind) -> None:

@@ -1,5 +1,6 @@
 """The game's clock as the game screen keeps it: fair (it runs only while the board can be
-seen), shown in the title bar, and written to the store now and then."""
+seen), shown in the title bar, and written to the store now and then with where the
+cursor is."""
 
 from __future__ import annotations
 
@@ -24,10 +25,13 @@ def board_covered(screen: Screen) -> bool:
 
 class GameClock:
     """The time played of the session on show: its words in the title, and when it is
-    written (every SAVE_EVERY seconds of play; a move writes it too)."""
+    written with where the cursor is (every SAVE_EVERY seconds of play; a move writes
+    the time too)."""
 
     def __init__(self, session: Session, services: Services) -> None:
         self.services = services
+        self.cursor: Cell = (0, 0)
+        """Where the grid's cursor is (known here after the grid is gone, as the app ends)."""
         self.follow(session)
 
     def follow(self, session: Session) -> None:
@@ -44,13 +48,16 @@ class GameClock:
         clock = clock_text(session.elapsed) if self.services.settings.show_clock else ""
         return (clock + paused).strip()
 
-    @property
-    def due(self) -> bool:
-        """Whether it is time to write the time played."""
-        return self.session.elapsed - self.saved_at >= SAVE_EVERY
+    def keep_due(self) -> str | None:
+        """Write the time played and the cursor if SAVE_EVERY seconds of play went by
+        since they last were (see keep)."""
+        return self.keep() if self.session.elapsed - self.saved_at >= SAVE_EVERY else None
 
-    def keep(self, cursor: Cell) -> str | None:
+    def cursor_moved(self, cell: Cell) -> None:
+        self.cursor = cell
+
+    def keep(self) -> str | None:
         """Write the time played, and where the cursor is: a notice if saving stopped or
         came back."""
         self.saved_at = self.session.elapsed
-        return self.services.keep(self.session, cursor)
+        return self.services.keep(self.session, self.cursor)

@@ -11,26 +11,24 @@ from datetime import date
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.message import Message
 from textual.screen import Screen
 from textual.theme import Theme
 
 from kaldoku_tui.engine.hints import cage_facts
 from kaldoku_tui.engine.kinds import GameKind
-from kaldoku_tui.engine.puzzle import Cell, Puzzle
+from kaldoku_tui.engine.puzzle import Puzzle
 from kaldoku_tui.screens.clock import GameClock, board_covered
 from kaldoku_tui.screens.dialogs import ConfirmDialog, NewGameDialog
 from kaldoku_tui.screens.help import HelpScreen, key_sections
 from kaldoku_tui.screens.inspector import InspectorScreen
 from kaldoku_tui.screens.navigation import (archive_screen, begun_daily, daily_result_screen,
-                                            unfinished_screen)
+                                            records_screen, unfinished_screen)
 from kaldoku_tui.screens.settings import SettingsScreen
 from kaldoku_tui.screens.win import won
 from kaldoku_tui.services import Services
 from kaldoku_tui.session.game import Session, Update, clock_text
 from kaldoku_tui.session.moves import AskHint, CageNotes, Check, Move, Pause, Restart, Reveal
 from kaldoku_tui.session.settings import Settings
-from kaldoku_tui.terminal import in_ascii
 from kaldoku_tui.widgets.grid import KenKenGrid
 from kaldoku_tui.widgets.hints import HintFinder
 from kaldoku_tui.widgets.keys import KeyBar
@@ -93,13 +91,6 @@ class GameScreen(Screen):
 
     BINDINGS = GAME_KEYS
 
-    class KindChosen(Message):
-        """The player asked for a new game of `kind`: the bank should keep it ready."""
-
-        def __init__(self, kind: GameKind) -> None:
-            super().__init__()
-            self.kind = kind
-
     def __init__(self, session: Session, services: Services, *, notice: str | None = None) -> None:
         super().__init__()
         self.session = session
@@ -109,8 +100,6 @@ class GameScreen(Screen):
         self.status.passing = notice is None
         self.maker = PuzzleMaker(services.bank)
         self.hints = HintFinder()
-        self.cursor: Cell = (0, 0)
-        """Where the grid's cursor is (known here after the grid is gone, as the app ends)."""
         self.clock = GameClock(session, services)
 
     # Building.
@@ -134,7 +123,7 @@ class GameScreen(Screen):
         self.apply_settings()
         self.grid.cursor = self.services.kept_cursor(self.session) or (0, 0)
         self.watch(self.grid, "notes_mode", lambda _: self.show_status(), init=False)
-        self.watch(self.grid, "cursor", self.cursor_moved, init=False)
+        self.watch(self.grid, "cursor", self.clock.cursor_moved, init=False)
         self.set_interval(1.0, self.tick)
         self.show_time()
         self.show_status()
@@ -146,10 +135,6 @@ class GameScreen(Screen):
         result = daily_result_screen(self.session, self.services)
         if result is not None:
             self.app.push_screen(result, self.after_win)
-
-    def text(self, text: str) -> str:
-        """`text` as this terminal shows it (ASCII mode or not)."""
-        return in_ascii(text) if self.services.ascii else text
 
     # Playing: every key makes its move at once, in the order typed (the grid's too);
     # what changed comes back to be shown.
@@ -173,10 +158,7 @@ class GameScreen(Screen):
         grid.show_board = not session.paused
         if update.search is not None:
             self.hints.find(update.search, update.version)
-        if update.message is not None:
-            self.show_status(update.message)
-        elif update.board and self.status.passing:
-            self.show_status("")
+        self.status.after_move(update.message, update.board)
         self.show_time()
         self.refresh_bindings()
         if update.ended == "won":
@@ -212,18 +194,14 @@ class GameScreen(Screen):
         if not self.session.clock.running:
             return
         self.show_time()
-        if self.clock.due:
-            notice = self.clock.keep(self.cursor)
-            if notice:
-                self.show_status(notice)
-
-    def cursor_moved(self, cell: Cell) -> None:
-        self.cursor = cell
+        notice = self.clock.keep_due()
+        if notice:
+            self.show_status(notice)
 
     def on_unmount(self) -> None:
         # Unmount comes before the driver closes, and a driver stuck closing (a hung-up
         # terminal) can leave only the signal watchdog to end the process.
-        self.services.keep(self.session, self.cursor)
+        self.clock.keep()
 
     # Hints: looked for in a worker, on a copy of the board.
 
@@ -241,7 +219,7 @@ class GameScreen(Screen):
     # The title and status lines.
 
     def show_time(self) -> None:
-        self.title_bar.show(self.text(self.session.title), self.clock.time)
+        self.title_bar.show(self.session.title, self.clock.time)
 
     @property
     def message(self) -> str:
@@ -307,14 +285,12 @@ class GameScreen(Screen):
 
     def resume_game(self, game_id: int | None) -> None:
         if game_id is not None:
-            session, news = self.services.switch_to(self.session, game_id)
-            self.play_session(session, news)
+            self.play_session(*self.services.switch_to(self.session, game_id))
 
     def start_kind(self, kind: GameKind | None) -> None:
         """Begin a game of `kind`: at once from the bank, else after making one."""
         if kind is None:
             return
-        self.post_message(self.KindChosen(kind))
         puzzle = self.maker.start(kind)
         if puzzle is not None:
             self.begin(kind, puzzle)
@@ -372,18 +348,13 @@ class GameScreen(Screen):
         def closed(apply: bool | None) -> None:
             self.session.cover("dialog", False)  # before this screen hears it is back
             if apply and facts.combo_notes:
-                self.play(CageNotes(states=tuple(
-                    (cell, (0, notes)) for cell, notes in facts.combo_notes.items())))
+                self.play(CageNotes.writing(facts.combo_notes))
 
         self.app.push_screen(InspectorScreen(facts, ascii=self.services.ascii,
                                              cage=self.grid.cage_region(facts.cage)), closed)
 
     def action_records(self) -> None:
-        # Imported when first opened: its chart library costs 46 ms of every start.
-        from kaldoku_tui.screens.records import RecordsScreen
-
-        self.app.push_screen(RecordsScreen(self.services.store, self.session.kind,
-                                           ascii=self.services.ascii))
+        self.app.push_screen(records_screen(self.session, self.services))
 
     def action_settings(self) -> None:
         self.app.push_screen(SettingsScreen(self.services.settings, ascii=self.services.ascii),
@@ -402,11 +373,9 @@ class GameScreen(Screen):
     def apply_settings(self) -> None:
         """Play by the app's settings."""
         settings = self.services.settings
-        self.session.board.auto_clean_notes = settings.auto_clean_notes
-        self.session.show_mistakes = settings.show_mistakes
+        self.session.play_by(settings)
         self.show_time()
-        self.grid.highlight_peers = settings.shade_peers
-        self.grid.light_numbers = settings.light_numbers
+        self.grid.look_by(settings)
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen(self.key_sections(), ascii=self.services.ascii))

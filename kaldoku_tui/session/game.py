@@ -31,6 +31,7 @@ from kaldoku_tui.session.moves import (AskHint, BoardMove, Check, DigitMove, Fil
                                        Step, Undo, read_move)
 from kaldoku_tui.session.moves import states_from_list as states_from_list  # snapshot.py's
 from kaldoku_tui.session.moves import states_to_list as states_to_list  # legacy.py's
+from kaldoku_tui.session.settings import Settings
 
 HELP = ("checks", "hints", "reveals")
 """The kinds of help a game counts; any of them makes a win aided."""
@@ -277,6 +278,11 @@ class Session:
         """Make again a move read from the journal (nothing is logged by a session
         without a journal); MoveError for a record that is no move of this game."""
         self.apply(read_move(record), replaying=True)
+
+    def play_by(self, settings: Settings) -> None:
+        """Follow the rules `settings` choose: notes cleared by a digit, mistakes shown."""
+        self.board.auto_clean_notes = settings.auto_clean_notes
+        self.show_mistakes = settings.show_mistakes
 
     def action_off(self, action: str) -> bool:
         """Whether the game's key of `action` (a screen's name for it) does nothing now:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Iterable, Mapping
 
-from kaldoku_tui.engine.board import Board, CellState
+from kaldoku_tui.engine.board import Board, CellState, Notes
 from kaldoku_tui.engine.puzzle import Cell, cell_name
 
 States = tuple[tuple[Cell, CellState], ...]
@@ -174,6 +174,11 @@ class CageNotes(BoardMove):
     """The cage inspector's combinations written as the cage's notes."""
 
     name, said = "cage notes", "the cage inspector's notes"
+
+    @classmethod
+    def writing(cls, notes: Mapping[Cell, Notes]) -> CageNotes:
+        """The move that writes `notes` in their cells (each cell's digit cleared)."""
+        return cls(states=tuple((cell, (0, cell_notes)) for cell, cell_notes in notes.items()))
 
 
 @dataclass(frozen=True)

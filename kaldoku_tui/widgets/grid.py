@@ -40,6 +40,7 @@ from kaldoku_tui.engine.puzzle import Cage, Cell, Puzzle
 from kaldoku_tui.frame import Frame
 from kaldoku_tui.layout import RULER_WIDTH, Layout, compact_notes, fit_layout, layouts, note_places
 from kaldoku_tui.session.moves import Clear, Fill, Move, Note, Place, Redo, Undo
+from kaldoku_tui.session.settings import Settings
 from kaldoku_tui.terminal import in_ascii
 
 BANDS_DELAY = 0.3
@@ -418,6 +419,11 @@ class KenKenGrid(Widget, can_focus=True):
 
     def watch_hinted(self) -> None:
         self.repaint_changes()
+
+    def look_by(self, settings: Settings) -> None:
+        """Shade and light as `settings` choose."""
+        self.highlight_peers = settings.shade_peers
+        self.light_numbers = settings.light_numbers
 
     def watch_highlight_peers(self) -> None:
         self.repaint_changes()

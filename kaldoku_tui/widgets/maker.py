@@ -29,6 +29,13 @@ class PuzzleMaker(Widget):
 
     DEFAULT_CSS = "PuzzleMaker { display: none; }"
 
+    class KindChosen(Message):
+        """The player asked for a new game of `kind`: the bank should keep it ready."""
+
+        def __init__(self, kind: GameKind) -> None:
+            super().__init__()
+            self.kind = kind
+
     class Made(Message):
         """The puzzle asked for is made."""
 
@@ -52,7 +59,9 @@ class PuzzleMaker(Widget):
         """The puzzle being made, if one is."""
 
     def start(self, kind: GameKind) -> Puzzle | None:
-        """A puzzle of `kind` from the bank at once; else None, and one is made (Made)."""
+        """A puzzle of `kind` from the bank at once; else None, and one is made (Made).
+        Either way the bank is told the kind is wanted (KindChosen)."""
+        self.post_message(self.KindChosen(kind))
         puzzle = self.bank.take(kind)
         if puzzle is not None:
             self.making = None

@@ -49,6 +49,14 @@ class StatusLine(Static):
             message = in_ascii(message) if self.ascii else message
         self.show(self.grid.notes_mode, self.room, message)
 
+    def after_move(self, message: str | None, board_changed: bool) -> None:
+        """Say what a move said; a move that changed the board and said nothing ends a
+        passing message."""
+        if message is not None:
+            self.say(message)
+        elif board_changed and self.passing:
+            self.say("")
+
     def show(self, notes: bool, room: int, message: str | None = None) -> None:
         """Show the notes mode and `message` (or keep the last one) in `room` lines."""
         if message is not None:

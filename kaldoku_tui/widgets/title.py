@@ -9,6 +9,8 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Label
 
+from kaldoku_tui.terminal import in_ascii
+
 
 class Clock(Widget):
     """The game's time, repainted alone when it changes."""
@@ -54,8 +56,8 @@ class TitleBar(Horizontal):
         return f"{self.query_one('#game', Label).content}{self.clock.time}"
 
     def show(self, game: str, time: str) -> None:
-        """Show `game` and the clock at `time`."""
-        self.game = game
+        """Show `game` (as this terminal can) and the clock at `time`."""
+        self.game = in_ascii(game) if self.ascii else game
         self.clock.time = time
 
     def watch_game(self, game: str) -> None:
