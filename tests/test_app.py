@@ -443,6 +443,18 @@ async def test_a_puzzle_made_in_a_worker_begins_the_new_game(example, row_sums, 
         assert app.game.session.board.puzzle is row_sums and app.game.maker.making is None
 
 
+async def test_a_kind_chosen_is_kept_ready_by_the_bank(example, row_sums, tmp_path, monkeypatch):
+    monkeypatch.setattr("kaldoku_tui.widgets.maker.make_puzzle", lambda kind, stop: row_sums)
+    app = make_app(example, tmp_path)
+    refilled: list[GameKind] = []
+    monkeypatch.setattr(app, "refill_bank", refilled.append)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("g", "3", "enter")
+        await workers_done(app)
+        await pilot.pause()
+        assert refilled == [GameKind(3)]
+
+
 async def test_two_apps_for_two_players_in_one_process(example, row_sums, tmp_path):
     """Two players on one store, as a server runs them: their own games and settings."""
     from kaldoku_tui.session.store import open_store, player_id
