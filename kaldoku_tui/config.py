@@ -34,6 +34,9 @@ class AppConfig:
     difficulty: str | None = None
     daily: date | None = None
     """Play the daily puzzle of this day (resumed if begun already)."""
+    race: str | None = None
+    """Play this race (its short name): its puzzle, resumed if begun already, with the
+    other racers' progress on the status line."""
     terminal_input: bool = False
     """Read the keyboard with kaldoku's own input driver (terminal_input.py): for a real
     terminal only. Off, Textual picks its driver (TEXTUAL_DRIVER: a browser's, a test's)."""
