@@ -144,7 +144,8 @@ def game_parser() -> argparse.ArgumentParser:
 
 def command_parser() -> argparse.ArgumentParser:
     """The parser of the puzzle commands."""
-    parser = _Parser(prog="kaldoku", description="Generate, solve, check, grade and print KenKen puzzles; the daily puzzle.")
+    parser = _Parser(prog="kaldoku",
+                     description="Generate, solve, check, grade and print KenKen puzzles; the daily puzzle.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     puzzle_help = ("a JSON, JSON Lines or typed-layout file, - or nothing for standard input, "
                    "a Keen game ID or a share code")

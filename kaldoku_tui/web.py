@@ -202,7 +202,7 @@ class WebServer(Server):
             raise web.HTTPNotFound() from None
         return await super().handle_download(request)
 
-    async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
+    async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
         """One tab: its own app process, for as long as its websocket is open."""
         if not self.allowed(request.match_info["token"]):
             raise web.HTTPForbidden(text="kaldoku: this address needs the token.")
@@ -212,8 +212,12 @@ class WebServer(Server):
         width = bounded(request.query.get("width"), 80, MAX_COLUMNS)
         height = bounded(request.query.get("height"), 24, MAX_ROWS)
         await websocket.prepare(request)
+
+        async def close() -> None:
+            await websocket.close()
+
         tab = Tab(self.command, write_bytes=websocket.send_bytes, write_str=websocket.send_str,
-                  close=websocket.close, download_manager=self.download_manager)
+                  close=close, download_manager=self.download_manager)
         self.tabs[tab] = websocket
         try:
             await tab.start(width, height)
@@ -225,7 +229,7 @@ class WebServer(Server):
             del self.tabs[tab]
         return websocket
 
-    async def _process_messages(self, websocket: web.WebSocketResponse, tab: Tab) -> None:
+    async def _process_messages(self, websocket: web.WebSocketResponse, tab: AppService) -> None:
         """Pass the page's keys, mouse and window size to the tab's app; anything else
         a browser sends is dropped."""
         async for message in websocket:

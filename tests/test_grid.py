@@ -12,7 +12,7 @@ from kaldoku_tui.engine.puzzle import Cage, Puzzle, combine
 from kaldoku_tui.session import Session
 from kaldoku_tui.widgets import grid as grid_module
 from kaldoku_tui.frame import BOX, Frame
-from kaldoku_tui.widgets.grid import ASCII_GLYPHS, GRID_CSS, UNICODE_GLYPHS, KenKenGrid
+from kaldoku_tui.widgets.grid import GRID_CSS, KenKenGrid
 
 from conftest import until
 from screen import screen_cells, screen_lines

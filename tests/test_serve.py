@@ -159,7 +159,8 @@ def test_every_request_but_a_terminal_session_is_refused(server, keys):
     finally:
         forward.terminate()
         assert "administratively prohibited: kaldoku forwards no connections" in forward.communicate(timeout=10)[1]
-    status, said = run("-o", "LogLevel=INFO", "-o", "ForwardX11=yes", "-o", "ForwardAgent=yes", "-o", "SetEnv=KALDOKU_HOME=/tmp",
+    status, said = run("-o", "LogLevel=INFO", "-o", "ForwardX11=yes", "-o", "ForwardAgent=yes",
+                       "-o", "SetEnv=KALDOKU_HOME=/tmp",
                        command="ls", env={"DISPLAY": "127.0.0.1:0"})
     assert status == 1 and "X11 forwarding request failed" in said
 

@@ -315,6 +315,13 @@ class Page:
         lines = self.screen()
         return [[lines[rows[r]][columns[c]].strip() for c in sorted(columns)] for r in sorted(rows)]
 
+    def background(self, row: int, column: int) -> str:
+        """How the middle of the board's cell (1-based) is drawn, its colour and reverse
+        video: the cursor's cell differs."""
+        rows, columns = self.board()
+        char = self.terminal.buffer[rows[row]][columns[column]]
+        return f"{char.bg} {char.reverse}"
+
     def click_cell(self, row: int, column: int) -> None:
         """Click the middle of the board's cell (1-based) with the mouse."""
         from selenium.webdriver import ActionChains
@@ -503,7 +510,9 @@ def test_play_in_chromium_reload_resumes_and_a_win_shows(served, browser, tmp_pa
     to_board = time.monotonic() - opened
     assert "Resumed your game" in page.text()
 
-    page.click_cell(3, 2)  # the mouse selects row 3, column 2; a key fills it
+    assert page.background(3, 2) == page.background(4, 4)
+    page.click_cell(3, 2)  # the mouse selects row 3, column 2 (its cell lights up); a key fills it
+    wait_for(lambda: page.background(3, 2) != page.background(4, 4), "the cursor at the click")
     page.keys(str(EXAMPLE_SOLUTION[2][1]))
     wait_for(lambda: page.digits()[2][1] == str(EXAMPLE_SOLUTION[2][1]), "the clicked cell's digit")
     to_move = time.monotonic() - opened

@@ -2,7 +2,8 @@
 the moves after it instead of replaying every move since the start.
 
 A snapshot is the session after its first N moves: the board's digits and notes, its undo
-and redo history (each change written as 0.1.0 wrote it, session/legacy.py), the help used. Its history is kept as written and read back lazily: a
+and redo history (each change written as 0.1.0 wrote it, session/legacy.py), the help used.
+Its history is kept as written and read back lazily: a
 change is made an undo step again only when undo or redo reaches it, so a game of 200,000
 moves starts in well under a second with all its undo history."""
 

@@ -353,8 +353,8 @@ class Store(ABC):
 
     @abstractmethod
     def move_log(self, game_id: int) -> list[dict[str, Any]] | None:
-        """None when this player has no game `game_id`; else its moves, each its journal record with its number (`seq`), the
-        time played when it was made (`elapsed`) and the moment (`at`, UTC); a record that
+        """None when this player has no game `game_id`; else its moves, each its journal record
+        with its number (`seq`), the time played when it was made (`elapsed`) and the moment (`at`, UTC); a record that
         cannot be read is {"move": None} in its place."""
 
     @abstractmethod
