@@ -42,6 +42,8 @@ BANK_DELAY = 1.0
 generating thread holds the GIL often enough to slow the first screen down by half."""
 RACE_EVERY = 1.0
 """Seconds between two writes of a racer's progress (and reads of the others')."""
+RACE_NEWS_HOLD = 4.0
+"""Seconds news of the game stays on the status line before the race line replaces it."""
 TYPING_LULL = 2.0
 """Seconds without a key before the bank makes puzzles again."""
 BANK_NICENESS = 10
@@ -94,7 +96,10 @@ class KaldokuApp(App, inherit_bindings=False):
         self.race_session = session
         """The race's game: a game begun after it is in no race."""
         self.race_said: str | None = None
-        """The race line last put on the status line (replaced by the next, never news)."""
+        """The race line last put on the status line (replaced by the next)."""
+        self.news: tuple[str, float] = ("", 0.0)
+        """The status line's last news and since when (time.monotonic): it stays
+        RACE_NEWS_HOLD seconds before the race line replaces it."""
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key):
@@ -147,12 +152,31 @@ class KaldokuApp(App, inherit_bindings=False):
             line = standing(race, session.puzzle.size ** 2)
             self.call_from_thread(self.show_race, line)
 
+    def leave_race(self) -> None:
+        """Write this racer's last progress as the game ends: a win a second old counts."""
+        from kaldoku_tui.session.race import filled, race_time
+
+        if self.race is not None:
+            try:
+                self.services.store.race_progress(self.race, filled(self.race_session),
+                                                  race_time(self.race_session))
+            except StoreError:
+                pass  # the store is out of reach: the rejoined game writes it
+
     def show_race(self, line: str) -> None:
-        """Put the race line on the status line, unless it says news of the game."""
+        """Put the race line on the status line, unless it says news of the game that
+        came less than RACE_NEWS_HOLD seconds ago."""
         game = self.game
-        if game.is_attached and (game.passing or game.message in ("", self.race_said)):
-            game.show_status(line, passing=True)
-            self.race_said = game.message
+        if not game.is_attached:
+            return
+        message, now = game.message, time.monotonic()
+        if not (game.passing or message in ("", self.race_said)):
+            if message != self.news[0]:
+                self.news = (message, now)
+            if now - self.news[1] < RACE_NEWS_HOLD:
+                return
+        game.show_status(line, passing=True)
+        self.race_said = game.message
 
     def on_game_screen_kind_chosen(self, message: GameScreen.KindChosen) -> None:
         self.refill_bank(message.kind)
@@ -367,5 +391,6 @@ def run(config: AppConfig) -> int:
         run_until_quit(app)
     finally:
         app.game.session.keep_time()
+        app.leave_race()
         app.services.store.close()
     return leave_promptly(app.return_code or 0)
