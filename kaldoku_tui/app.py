@@ -30,7 +30,7 @@ from kaldoku_tui.services import Services
 from kaldoku_tui.session.game import MoveError, Session
 from kaldoku_tui.session.settings import Settings
 from kaldoku_tui.session.snapshot import attach, resume_saved
-from kaldoku_tui.session.store import GameDamaged, Store, StoreError
+from kaldoku_tui.session.store import RACE_DAILY, GameDamaged, Store, StoreError
 from kaldoku_tui.terminal import shown
 from kaldoku_tui.terminal_input import INPUT_DRIVER
 from kaldoku_tui.widgets.grid import GRID_CSS
@@ -312,6 +312,9 @@ def build_app(config: AppConfig) -> KaldokuApp:
             raise UsageError(f"no race {shown(config.race, 20)} under way with you in it")
         puzzle = ensure_solution(read_puzzle_arg(race.code)[0])
         kind = GameKind.of(puzzle)
+        today = utc_day()
+        if race.kind == RACE_DAILY and share_code(puzzle) == share_code(daily_puzzle(today)):
+            puzzle, kind = daily_puzzle(today), daily_kind(today)  # counted as today's daily
     notices: list[str | None] = [*store.notices, *import_legacy(store)]
     services = Services(store, Bank(store), Settings.from_dict(store.settings()), config.ascii)
 

@@ -95,3 +95,24 @@ async def test_racers_see_each_others_cells_filled_rejoin_and_get_a_results_tabl
     assert "1. bob" in table[1] and "(you)" in table[1], "bob was faster than Ann's 1:01"
     assert "2. Ann" in table[2] and "1:01" in table[2]
     assert lobby_view(bob, KIND).rejoin == ()
+
+
+async def test_a_race_on_the_daily_counts_as_the_daily_and_old_races_are_not_offered(tmp_path):
+    import sqlite3
+
+    from kaldoku_tui.engine.daily import daily_puzzle, utc_day
+    from kaldoku_tui.session.store import DB_FILE, RACE_DAILY
+
+    ann = open_store(tmp_path, "name:ann")
+    today = utc_day()
+    name = ann.race_open(RACE_DAILY, share_code(daily_puzzle(today)))
+    assert ann.race_start(name)
+    app = build_app(AppConfig(data_dir=tmp_path, player="ann", race=name))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("1")
+        await until(pilot, lambda: ann.race(name).me.filled == 1, what="ann's cell written")
+    assert [g.daily for g in ann.open_games()] == [today], "her game is today's daily"
+    assert lobby_view(ann, KIND).rejoin == (name,)
+    with sqlite3.connect(tmp_path / DB_FILE) as db:
+        db.execute("UPDATE races SET opened = '2026-01-01T00:00:00+00:00'")
+    assert lobby_view(ann, KIND).rejoin == (), "a race opened long ago is not offered again"

@@ -20,7 +20,7 @@ import re
 import secrets
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from datetime import date, datetime, timezone
+from datetime import date, datetime, timedelta, timezone
 from typing import Any, Callable, Mapping, Sequence
 
 from kaldoku_tui.engine.daily import Streaks, streaks
@@ -218,6 +218,8 @@ RACE_LETTERS = "abcdefghjkmnpqrstuvwxyz23456789"
 RACE_NAME = re.compile(f"[{RACE_LETTERS}]{{4}}")
 RACE_DAILY = "daily"
 """The kind of a race on the daily puzzle."""
+REJOIN_WITHIN = timedelta(days=1)
+"""How long after it opened a race is offered to the racers who dropped out of it."""
 
 
 def race_name() -> str:
@@ -440,8 +442,8 @@ class Store(ABC):
 
     @abstractmethod
     def races_to_rejoin(self) -> list[Race]:
-        """The races this player is in, started and not finished by them, the last opened
-        first: a player who dropped out comes back to them."""
+        """The races this player is in, started and not finished by them, opened within
+        REJOIN_WITHIN, the last opened first: a player who dropped out comes back to them."""
 
     # Settings.
 

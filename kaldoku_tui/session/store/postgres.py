@@ -41,7 +41,7 @@ from kaldoku_tui.session.store.sqlite import chosen_name, default_name
 from kaldoku_tui.session.store.base import (
     COUNTED, RECENT, GameDamaged, GameJournal, LegacyData, OpenGame, PastGame, PendingMove,
     Race, Record, Resumed, SavedGame, Standing, Store, StoreError, TakenOver, Unavailable, finite,
-    now_iso, race_key, race_name, race_of,
+    REJOIN_WITHIN, now_iso, race_key, race_name, race_of,
 )
 
 SCHEMA_VERSION = 2
@@ -667,7 +667,7 @@ class PostgresStore(Store):
         names = self.read_or_none(
             "SELECT r.name FROM races r JOIN race_players p ON p.race = r.name "
             "WHERE p.player = %s AND r.started IS NOT NULL AND p.seconds IS NULL "
-            "ORDER BY r.opened DESC LIMIT 3", self.player)
+            "AND r.opened > now() - %s ORDER BY r.opened DESC LIMIT 3", self.player, REJOIN_WITHIN)
         return [race for (name,) in names if (race := self.race(name)) is not None]
 
     # Settings.

@@ -19,7 +19,7 @@ import sqlite3
 import threading
 import time
 import uuid
-from datetime import date
+from datetime import date, datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Mapping, TypeVar
 
@@ -30,7 +30,7 @@ from kaldoku_tui.session.store import base
 from kaldoku_tui.session.store.base import (
     COUNTED, LOCAL, RECENT, GameDamaged, LegacyData, OpenGame, PastGame, Race, Record, Resumed,
     SavedGame, Standing, Store, StoreError, Unavailable, UnsafeDirectory, day, finite, now_iso,
-    race_key, race_name, race_of, why,
+    REJOIN_WITHIN, race_key, race_name, race_of, why,
 )
 from kaldoku_tui.session.store.files import DB_FILE, check_directory, check_file, data_dir, set_aside
 from kaldoku_tui.session.store.journal import LAST_SEQ, SQLiteJournal, checksum
@@ -533,8 +533,9 @@ class SQLiteStore(Store):
     def races_to_rejoin(self) -> list[Race]:
         names = self.rows_or_none(
             "SELECT r.name FROM races r JOIN race_players p ON p.race = r.name "
-            "WHERE p.player = ? AND r.started IS NOT NULL AND p.seconds IS NULL "
-            "ORDER BY r.opened DESC LIMIT 3", self.player)
+            "WHERE p.player = ? AND r.started IS NOT NULL AND p.seconds IS NULL AND r.opened > ? "
+            "ORDER BY r.opened DESC LIMIT 3", self.player,
+            (datetime.now(timezone.utc) - REJOIN_WITHIN).isoformat(timespec="seconds"))
         return [race for (name,) in names if (race := self.race(name)) is not None]
 
     # Settings.
