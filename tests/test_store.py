@@ -309,7 +309,7 @@ def test_a_0_1_0_game_of_a_kind_no_longer_offered_keeps_its_kind(tmp_path):
     store = open_store(home)
     import_legacy(store)
     kind = GameKind(4, "all", "extreme")
-    assert kind.retired and store.resume(store.open_games()[0].id).game.kind == kind
+    assert kind.offered and store.resume(store.open_games()[0].id).game.kind == kind
 
 
 @pytest.mark.parametrize("name, content, words", [

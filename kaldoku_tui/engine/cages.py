@@ -20,13 +20,18 @@ MAX_CELLS = 6
 MAX_SINGLE_SHARE = 0.05
 """At most this share of the cages of a board of SINGLES_FROM or more is a single given cell."""
 SINGLES_FROM = 6
+MAX_SMALL_SINGLES = 1
+"""At most this many single given cells on a board below SINGLES_FROM (4×4 and 5×5: a
+given cell is a sixteenth of a 4×4); 3×3 has no limit, being too small to need none."""
 
 
 def singles_allowed(size: int, cages: Sequence[Cage], more: int) -> bool:
     """Whether `more` single-cell cages, made by splitting one of `cages`, keep a board
-    within MAX_SINGLE_SHARE."""
+    within MAX_SINGLE_SHARE (MAX_SMALL_SINGLES on a small board)."""
     singles = sum(len(cage.cells) == 1 for cage in cages)
-    return size < SINGLES_FROM or singles + more <= MAX_SINGLE_SHARE * (len(cages) + 1)
+    if size < SINGLES_FROM:
+        return size <= 3 or singles + more <= MAX_SMALL_SINGLES
+    return singles + more <= MAX_SINGLE_SHARE * (len(cages) + 1)
 
 Block = tuple[Cell, ...]
 

@@ -29,7 +29,7 @@ from kaldoku_tui.engine.formats import _cages_from_walls, _edges
 from kaldoku_tui.engine.kinds import LEVELS, MIN_SIZE, OP_SETS, SIZES, levels_for
 from kaldoku_tui.engine.puzzle import Cage, Puzzle, PuzzleError, combine
 
-GENERATOR_EDITION = 7
+GENERATOR_EDITION = 8
 """Bump whenever `generate(size, seed, ops, level)` gives another puzzle for the same
 arguments: codes of the old edition are then refused, never misread."""
 
@@ -187,11 +187,10 @@ def _pinned_seed_code(number: int) -> Puzzle | None:
 @lru_cache(maxsize=16)
 def regenerate(size: int, seed: int, ops: str, level: str | None) -> Puzzle:
     """What `generate` gives for these arguments, kept for the next asker (a code is
-    often read twice in a row: to check it and to play it). A kind no longer offered is
-    made too: a code an older kaldoku gave names it."""
+    often read twice in a row: to check it and to play it)."""
     from kaldoku_tui.engine.generator import generate  # the generator imports much
 
-    return generate(size, seed=seed, ops=ops, level=level, retired=True)
+    return generate(size, seed=seed, ops=ops, level=level)
 
 
 def fingerprint(puzzle: Puzzle) -> int:

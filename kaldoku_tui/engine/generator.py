@@ -18,8 +18,8 @@ from kaldoku_tui.engine.arithmetic import shape_of
 from kaldoku_tui.engine.cages import (DOMINOES_IN_FOUR, MAX_CELLS, allowed_ops, make_cages, neighbours, random_blocks,
                                       singles_allowed, split_cage)
 from kaldoku_tui.engine.fillings import fillings
-from kaldoku_tui.engine.kinds import (HIDDEN_OPS, LEVELS, MAX_SIZE, MIN_SIZE, OP_SETS, GameKind, levels_for,
-                                      offered_levels)
+from kaldoku_tui.engine.kinds import (HIDDEN_OPS, LEVELS, MAX_SIZE, MIN_SIZE, OP_SETS, levels_for, offered_levels,
+                                      why_impossible)
 from kaldoku_tui.engine.latin import random_isotope, random_latin_square
 from kaldoku_tui.engine.puzzle import HIDDEN, Cage, Cell, Grid, Puzzle, PuzzleError, _connected, combine
 from kaldoku_tui.engine.solver import closure, rival
@@ -55,15 +55,13 @@ def generate(
     ops: str = "all",
     level: str | None = None,
     stop: Callable[[], bool] = lambda: False,
-    retired: bool = False,
 ) -> Puzzle:
     """A puzzle of `size` with exactly one solution, which it carries.
 
     `ops` is the operator set ("all", "addmul", "mul" or "hidden"); `seed` picks the
     puzzle (a fresh one is drawn when None) and is kept in `meta` with the options.
     `stop` is asked between leveled candidates; when it says yes, Stopped is raised.
-    Only the kinds offered are made, and with `retired` those no longer offered too
-    (`kinds.RETIRED`: a share code may name one).
+    Every kind that can exist is made (`kinds.IMPOSSIBLE` names those that cannot).
     """
     if not isinstance(size, int) or not MIN_SIZE <= size <= MAX_SIZE:
         raise PuzzleError(f"size must be {MIN_SIZE} to {MAX_SIZE}, not {size!r}")
@@ -72,12 +70,10 @@ def generate(
     if level is not None and level not in levels_for(size):
         offered = ", ".join(levels_for(size))
         raise PuzzleError(f"a {size}×{size} puzzle cannot be {level!r}; {size}×{size} offers {offered}")
-    kind = GameKind(size, ops, level)
-    if not (kind.offered or retired and kind.retired):
-        offered = ", ".join(offered_levels(size, ops)) or "no level"
-        what = f"{level} puzzles" if level else "puzzles of any level"
-        raise PuzzleError(f"kaldoku does not make {size}×{size} {ops} {what}; "
-                          f"{size}×{size} {ops} offers {offered}")
+    why = why_impossible(size, ops, level)
+    if why is not None:
+        offered = ", ".join(offered_levels(size, ops))
+        raise PuzzleError(f"{why}; {size}×{size} {ops} offers {offered}")
     if seed is None:
         seed = secrets.randbelow(2**31)
     rng = random.Random(seed)

@@ -28,7 +28,8 @@ LEVELS = ("easy", "normal", "hard", "extreme", "unreasonable")
 """Difficulty levels, easiest first; level i needs tier i + 1 of the deductions."""
 
 LEVELS_BY_SIZE = {3: LEVELS[:3]}
-"""The levels a size can have where not all five: 3×3 is too small for fish, chains or trials."""
+"""The levels a size can have where not all five: no 3×3 puzzle needs fish, chains or
+trials, whatever its operations (an exhaustive search: see IMPOSSIBLE)."""
 
 OP_SETS = {"all": "+-*/", "addmul": "+*", "mul": "*", "hidden": "+-*/"}
 """The operator sets, by name: the operations their multi-cell cages may use."""
@@ -48,66 +49,34 @@ def levels_for(size: int) -> tuple[str, ...]:
     return LEVELS_BY_SIZE.get(size, LEVELS)
 
 
-GENERATION_LIMIT = 2.0
-"""Seconds a kind may take to make at the 95th percentile to be offered."""
-
-ALL_LEVELS = (None, *LEVELS)
-"""Every level and "any" (None): a size an operator set is not offered at."""
-
-NOT_OFFERED = {
-    "all": {9: ("extreme",)},
-    "addmul": {3: ("hard",), 4: ("extreme", "unreasonable"),
-               **{size: ("extreme", "unreasonable") for size in range(5, 10)}},
-    "mul": {3: ("hard",), **{size: ("extreme", "unreasonable") for size in range(4, 10)}},
-    "hidden": {6: ("extreme", "unreasonable"), 7: ("normal", "extreme", "unreasonable"),
-               8: ALL_LEVELS, 9: ALL_LEVELS},
+IMPOSSIBLE = {
+    "addmul": {3: {"hard": "no 3×3 puzzle with + and × only needs hard deductions (every one was checked)"}},
+    "mul": {3: {"hard": "no 3×3 puzzle with × only needs hard deductions (every one was checked)"}},
 }
-"""Levels kaldoku does not make, by operator set and size: those whose generation took
-more than GENERATION_LIMIT seconds at the 95th percentile, or failed, or came within 2×
-of it (a busy machine is that much slower), in two runs on 2026-11-23 at load 0.7 to 1
-on this project's 2-core machine: `python -m benchmarks.levels --every-kind --seeds 12
---no-keen` (seeds 0..11), and 20 seeds from 100 up for the kinds near the line.
-None stands for "any level". 9×9 extreme: p95 1.4 and 2.1 s, 1.9 to 2.2 s in four more
-runs of 30 seeds; at edition 7 1.23 and 0.79 s (seeds 0..29 and 100..129, medians 0.18 and
-0.14 s), still over the 1 s margin once. × only, measured again on 2026-11-24 with its
-larger cages (generator edition 5), seeds 0..11 and 100..119: 6×6 unreasonable p95 0.99
-and 7.1 s; the × only kinds offered are within 1 s. 5×5 and 9×9 × only hard, left out
-at edition 5 (p95 0.78 and 1.37 s, 0.63 and 1.12 s), are offered since edition 7: p95
-0.47 and 0.49 s, and 0.30, 0.90 and 0.69 s (seeds 0..11, 100..119, and 200..229 for 9×9;
-load 0.5 to 0.8).
-Extreme is rare below Keen's extreme because the line sum and product rules solve many
-such puzzles at hard; × only extreme and unreasonable puzzles are rarer still (at 4×4
-and 5×5 most seeds gave up after 5,000 candidates, 6×6 to 9×9 took seconds); hidden
-operations leave 8×8 and 9×9 cagings ambiguous so often that even an any-level puzzle
-takes seconds (8×8 p95 2.6 s, 9×9 29 s)."""
+"""Levels no puzzle of that size and operator set has, with the reason the new-game dialog
+shows, by operator set and size. Proved by an exhaustive search on 2026-11-26: every 3×3
+latin square (12) under every caging of the 3×3 board into connected cages of any size
+(1,434), each multi-cell cage with every operation of the set that makes a whole target,
+the puzzles with one solution graded by `tier_needed`. × only: 11,748 unique puzzles,
+11,016 easy and 732 normal. + and ×: 58,220, 55,084 easy and 3,136 normal. All four
+operations: 167,284, 157,748 easy, 9,520 normal and 16 hard; hidden operations: 110,780,
+72,792 easy, 17,068 normal and 920 hard; none extreme or unreasonable, which is why
+`levels_for(3)` stops at hard. (A cage is told apart by its cells, operation and target;
+`python -m benchmarks.impossible`, 5 to 55 s of CPU a set.)"""
 
 
-KEEN_RATIO_LIMIT = 5.0
-"""How many times Keen's median time a kind may take to make to be offered, where Keen's
-median is 2 ms or more (below that, process noise and Python's start-up cost per puzzle
-dominate: kaldoku takes 1 to 13 ms there)."""
-
-RETIRED = {
-    "all": {4: ("extreme",), 5: ("extreme", "unreasonable"), 6: ("extreme",)},
-    "mul": {4: ("hard",)},
-}
-"""Levels kaldoku offered until 2026-11-24 and no longer, by operator set and size: each
-is made in well under a second (medians 23 to 78 ms, p95 under 0.3 s), but more than
-KEEN_RATIO_LIMIT times slower than Keen makes it. kaldoku's median over Keen's,
-`python -m benchmarks.keen --sizes 4,5,6,7,8 --levels normal,hard,extreme,unreasonable
---seeds 60` on 2026-11-24 (load 0.55 to 1.0): 4×4 extreme 12.6×, 5×5 extreme 10.4×, 5×5
-unreasonable 8.7×, 6×6 extreme 7.9×, 4×4 × only hard 5.6×. Not offered for new games, but
-still made for a share code that names one (see `generate`'s `retired`)."""
-
-
-def _left_out(size: int, ops: str) -> tuple[str | None, ...]:
-    return NOT_OFFERED.get(ops, {}).get(size, ()) + RETIRED.get(ops, {}).get(size, ())
+def why_impossible(size: int, ops: str, level: str | None) -> str | None:
+    """Why no puzzle of this kind exists, or None when it does (see IMPOSSIBLE)."""
+    if level is not None and level in LEVELS and level not in levels_for(size):
+        return (f"a {size}×{size} board is too small for {level}: no {size}×{size} puzzle needs it "
+                "(every one was checked)")
+    return IMPOSSIBLE.get(ops, {}).get(size, {}).get(level or "", None)
 
 
 def offered_levels(size: int, ops: str) -> tuple[str, ...]:
-    """The levels kaldoku offers at `size` with the operator set `ops`, easiest first."""
-    left_out = _left_out(size, ops)
-    return tuple(level for level in levels_for(size) if level not in left_out)
+    """The levels kaldoku offers at `size` with the operator set `ops`, easiest first:
+    every level a puzzle of that kind can have."""
+    return tuple(level for level in levels_for(size) if why_impossible(size, ops, level) is None)
 
 
 def offered_kinds() -> list[GameKind]:
@@ -135,17 +104,10 @@ class GameKind:
 
     @property
     def offered(self) -> bool:
-        """Whether kaldoku makes puzzles of this kind (see NOT_OFFERED)."""
+        """Whether kaldoku makes puzzles of this kind: every kind that can exist (see IMPOSSIBLE)."""
         if self.size not in SIZES or self.ops not in OP_SETS:
             return False
-        if self.level is None:
-            return None not in _left_out(self.size, self.ops)
-        return self.level in offered_levels(self.size, self.ops)
-
-    @property
-    def retired(self) -> bool:
-        """Whether an older kaldoku offered this kind and this one no longer does (see RETIRED)."""
-        return self.size in SIZES and self.level in RETIRED.get(self.ops, {}).get(self.size, ())
+        return self.level is None or self.level in offered_levels(self.size, self.ops)
 
     @property
     def known_level(self) -> str | None:

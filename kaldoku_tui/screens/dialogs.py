@@ -16,7 +16,7 @@ from textual.scrollbar import ScrollBarRender
 from textual.widget import Widget
 from textual.widgets import Button, Input, Label, OptionList, RadioButton, RadioSet
 
-from kaldoku_tui.engine.kinds import LEVELS, OP_SET_LABELS, SIZES, GameKind, levels_for, offered_levels
+from kaldoku_tui.engine.kinds import LEVELS, OP_SET_LABELS, SIZES, GameKind, offered_levels, why_impossible
 from kaldoku_tui.terminal import in_ascii
 
 
@@ -185,22 +185,39 @@ class NewGameDialog(ModalScreen[GameKind | None]):
     def action_size(self, n: int) -> None:
         self.query_one("#size", Choice).choose(self.sizes.index(n))
 
+    def on_mount(self) -> None:
+        self.grey_out_impossible()
+
+    def on_radio_set_changed(self) -> None:
+        self.grey_out_impossible()
+
+    def grey_out_impossible(self) -> None:
+        """Grey out the levels no puzzle of the chosen size and operators can have, and say
+        why, before the player picks one."""
+        kind = self.chosen()
+        options = list(self.query_one("#level", Choice).query(Option))
+        impossible = [level for level in self.levels if why_impossible(kind.size, kind.ops, level)]
+        for option, level in zip(options, self.levels):
+            option.styles.text_style = "dim strike" if level in impossible else "none"
+        if impossible:
+            offered = ", ".join(offered_levels(kind.size, kind.ops))
+            self.say(f"{kind.size}×{kind.size} {OP_SET_LABELS[kind.ops]} has no {' or '.join(impossible)} "
+                     f"puzzle: {offered} or any.")
+        else:
+            self.query_one("#refused", Label).display = False
+
+    def say(self, text: str) -> None:
+        refused = self.query_one("#refused", Label)
+        refused.update(in_ascii(text) if self.ascii else text)
+        refused.display = True
+
     def action_start(self) -> None:
         kind = self.chosen()
         if kind.offered:
             self.dismiss(kind)
             return
-        offered = offered_levels(kind.size, kind.ops)
-        board = f"{kind.size}×{kind.size} {OP_SET_LABELS[kind.ops]}"
-        if kind.level is None or not offered:
-            text = f"{board} is not made fast enough: choose a smaller board."
-        else:
-            why = "is too small for" if kind.level not in levels_for(kind.size) else \
-                "is not made fast enough at"
-            text = f"{board} {why} {kind.level}: {', '.join(offered)} or any."
-        refused = self.query_one("#refused", Label)
-        refused.update(in_ascii(text) if self.ascii else text)
-        refused.display = True
+        why = why_impossible(kind.size, kind.ops, kind.level) or "not made"
+        self.say(f"{kind.size}×{kind.size} {OP_SET_LABELS[kind.ops]}: {why}.")
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -147,7 +147,7 @@ def game_writer(game: dict) -> Writer:
             if board.digit(cell) or board.notes(cell))}]
         records = records if records[0]["states"] else []
     records += [{"move": "check"}] * help_used["checks"] + [{"move": "hint"}] * help_used["hints"]
-    key = kind.key if kind.offered or kind.retired else GameKind(puzzle.size).key
+    key = kind.key if kind.offered else GameKind(puzzle.size).key
 
     def write(data: LegacyData) -> None:
         data.game = (puzzle, key, round(float(elapsed), 1), records)
