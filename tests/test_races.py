@@ -116,3 +116,15 @@ async def test_a_race_on_the_daily_counts_as_the_daily_and_old_races_are_not_off
     with sqlite3.connect(tmp_path / DB_FILE) as db:
         db.execute("UPDATE races SET opened = '2026-01-01T00:00:00+00:00'")
     assert lobby_view(ann, KIND).rejoin == (), "a race opened long ago is not offered again"
+
+
+async def test_the_race_room_says_so_when_the_store_cannot_be_read(tmp_path):
+    ann = open_store(tmp_path, "name:ann")
+    app = lobby(ann)
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.push_screen(RaceScreen(RaceDesk(ann, KIND)))
+        await pilot.press("enter")
+        await until(pilot, lambda: "s starts it" in panel(app), what="the race opened")
+        ann.close()  # from now on nothing can be read
+        await until(pilot, lambda: "The races cannot be reached now" in panel(app), what="told")
+        assert app.is_running

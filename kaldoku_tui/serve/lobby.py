@@ -24,7 +24,7 @@ from textual.widgets.option_list import Option
 
 from kaldoku_tui.engine.daily import daily_kind, daily_puzzle, utc_day
 from kaldoku_tui.engine.kinds import GameKind
-from kaldoku_tui.session.store import RACE_DAILY, Race, Store
+from kaldoku_tui.session.store import RACE_DAILY, Race, Store, StoreError
 from kaldoku_tui.terminal import shown
 
 NAME_LIMIT = 20
@@ -189,13 +189,25 @@ class RaceScreen(Screen[str]):
     def say(self, text: str) -> None:
         self.query_one("#race-panel", Static).update(text)
 
+    def unreachable(self, error: StoreError) -> None:
+        self.say(f"The races cannot be reached now ({shown(str(error), 100)}): try again.")
+
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         if self.name_in is None:
-            self.enter(self.desk.open(event.option.id == "open-daily"))
+            try:
+                name = self.desk.open(event.option.id == "open-daily")
+            except StoreError as error:
+                self.unreachable(error)
+            else:
+                self.enter(name)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        race = self.desk.join(event.value)
+        try:
+            race = self.desk.join(event.value)
+        except StoreError as error:
+            self.unreachable(error)
+            return
         if race is None:
             self.say(f"No race {shown(event.value.strip(), 8)!r} to join: its name is 4 letters, "
                      "and a race that started takes nobody new.")
@@ -212,7 +224,11 @@ class RaceScreen(Screen[str]):
         """Show the race waited for; leave for it once its opener has started it."""
         if self.name_in is None:
             return
-        race = self.desk.race(self.name_in)
+        try:
+            race = self.desk.race(self.name_in)
+        except StoreError as error:
+            self.unreachable(error)  # looked at again in a second
+            return
         if race is None:
             return
         if race.started:
@@ -227,7 +243,14 @@ class RaceScreen(Screen[str]):
                  f"In it:\n{who}\n{then}")
 
     def action_start(self) -> None:
-        if self.name_in is not None and self.desk.start(self.name_in):
+        if self.name_in is None:
+            return
+        try:
+            started = self.desk.start(self.name_in)
+        except StoreError as error:
+            self.unreachable(error)
+            return
+        if started:
             self.look()
 
 
