@@ -8,7 +8,9 @@ cage shows its target alone), counted once per set of cages; those with one solu
 graded by `tier_needed`. The proof behind `IMPOSSIBLE` and `levels_for(3)` in
 kaldoku_tui/engine/kinds.py (5 to 55 s of CPU a set).
 """
-import itertools, sys, time
+import itertools
+import sys
+import time
 from collections import Counter
 from kaldoku_tui.engine.puzzle import Cage, Puzzle, combine, _connected
 from kaldoku_tui.engine.solver import count_solutions
@@ -68,4 +70,5 @@ for name in which:
                 if count_solutions(p, 2) != 1:
                     continue
                 levels[tier_needed(p)] += 1
-    print(name, "unique puzzles by tier:", dict(sorted(levels.items(), key=str)), f"{time.process_time()-t:.1f}s cpu", flush=True)
+    print(name, "unique puzzles by tier:", dict(sorted(levels.items(), key=str)),
+          f"{time.process_time()-t:.1f}s cpu", flush=True)

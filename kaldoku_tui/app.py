@@ -7,11 +7,12 @@ import threading
 import time
 from datetime import date
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Sequence
 
 from textual import events, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.filter import LineFilter, Monochrome, NoColor
 from textual.screen import Screen
 from textual.theme import ThemeProvider
 from textual.worker import get_current_worker
@@ -50,6 +51,9 @@ BANK_NICENESS = 10
 """How much lower the bank's thread runs than the game's (nice value)."""
 
 
+NO_COLOUR = NoColor()
+
+
 class KaldokuApp(App, inherit_bindings=False):
     """KenKen in the terminal."""
 
@@ -83,6 +87,9 @@ class KaldokuApp(App, inherit_bindings=False):
         self.theme = settings.theme if settings.theme in self.available_themes else theme
         self.services = services
         self.set_class(services.ascii, "-ascii")
+        # On a terminal of 16 colours (headless tests and the browser draw in full colour).
+        self.set_class(terminal_input and self.console.color_system == "standard"
+                       and not self.no_color, "-sixteen")
         self.bank_kinds: list[GameKind] = list(STARTING_KINDS)
         """The kinds of game the bank keeps ready: every size, and each kind played."""
         self.last_key = 0.0
@@ -100,6 +107,11 @@ class KaldokuApp(App, inherit_bindings=False):
         self.news: tuple[str, float] = ("", 0.0)
         """The status line's last news and since when (time.monotonic): it stays
         RACE_NEWS_HOLD seconds before the race line replaces it."""
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        # NO_COLOR means no colour at all: Textual's Monochrome filter still sends greys
+        # (48;5;234), its NoColor the terminal's own colours, with bold, reverse and underline.
+        return [NO_COLOUR if isinstance(f, Monochrome) else f for f in super().get_line_filters()]
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from typing import IO, Iterator
+from typing import IO, AnyStr, Iterator
 
 from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError
 
@@ -69,12 +69,13 @@ def stream_puzzle_arg(arg: str | None) -> Iterator[Puzzle]:
         yield from _stream_lines(stream, arg)
 
 
-def _stream_lines(stream: IO, source: str) -> Iterator[Puzzle]:
+def _stream_lines(stream: IO[AnyStr], source: str) -> Iterator[Puzzle]:
     from kaldoku_tui.engine.formats import MAX_TEXT, read_puzzle_bytes, read_puzzles
 
     lines = _numbered_lines(stream, source)
-    head = []  # the raw lines read before the form is known
-    for number, raw, text in lines:
+    head: list[AnyStr] = []  # the raw lines read before the form is known
+    # `number` and `text` name the first line with text after the loop: B007 misses that use.
+    for number, raw, text in lines:  # noqa: B007
         head.append(raw)
         if text:
             break
@@ -98,7 +99,7 @@ def _stream_lines(stream: IO, source: str) -> Iterator[Puzzle]:
             yield _line_puzzle(text, source, number)
 
 
-def _numbered_lines(stream: IO, source: str) -> Iterator[tuple[int, bytes | str, str]]:
+def _numbered_lines(stream: IO[AnyStr], source: str) -> Iterator[tuple[int, AnyStr, str]]:
     """Each line of `stream` with its number and its text stripped; a one-line error for a
     line over MAX_TEXT bytes or one that is not UTF-8."""
     from kaldoku_tui.engine.formats import MAX_TEXT

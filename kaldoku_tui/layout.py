@@ -188,12 +188,23 @@ def note_places(size: int, width: int, height: int) -> dict[int, tuple[int, int]
     small for all of them (notes are then listed compactly)."""
     lines = min(height, 3)
     across = -(-size // lines)
-    gap = 2 if 2 * across - 1 <= width else 1
     if across > width:
         return None
     down = -(-size // across)
-    top, left = (height - down) // 2, (width - (gap * (across - 1) + 1)) // 2
-    return {d: (top + (d - 1) // across, left + gap * ((d - 1) % across)) for d in range(1, size + 1)}
+    digit_place = ((height - 1) // 2, (width - 1) // 2)
+    first = None
+    for gap in (2, 1) if 2 * across - 1 <= width else (1,):
+        span = gap * (across - 1) + 1
+        top, centred = (height - down) // 2, (width - span) // 2
+        # Centred, else the nearest place where no note sits where a digit goes (a lone
+        # note there would look like one).
+        for left in sorted(range(width - span + 1), key=lambda x: (abs(x - centred), x)):
+            places = {d: (top + (d - 1) // across, left + gap * ((d - 1) % across))
+                      for d in range(1, size + 1)}
+            first = first or places
+            if digit_place not in places.values():
+                return places
+    return first
 
 
 def compact_notes(notes: Notes, size: int, width: int, glyphs: dict[str, str]) -> str:

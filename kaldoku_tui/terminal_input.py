@@ -82,6 +82,7 @@ PASTE_START, PASTE_END = "\x1b[200~", "\x1b[201~"
 FRAMING = (PASTE_START, "\x1b[M")
 """Sequences read even over the budget: what follows them is not keys (a paste, the three
 bytes of an X10 mouse report), as what follows a string is not."""
+DIGITS = tuple("0123456789")
 SGR_MOUSE = re.compile(r"\x1b\[<(\d+);(\d+);(\d+)[Mm]")
 CURSOR_POSITION = re.compile(r"\x1b\[(\d+);(\d+)R")
 SYNCHRONIZED_OUTPUT = re.compile(r"\x1b\[\?2026;[1-4]\$y")
@@ -217,6 +218,9 @@ class TerminalInput:
                 self.skipping = STRING_END
             elif sequence["long"]:
                 self.skipping = LONG_END
+            elif sequence["alt"] in DIGITS:
+                # Alt+digit, not the macOS Option characters Textual's table makes of it (£ for 3).
+                self.send(self.parser._sequence_to_key_events(sequence["alt"], alt=True), found)
             elif sequence["alt"]:
                 self.send(self.parser._sequence_to_key_events(sequence[0])
                           or self.parser._sequence_to_key_events(sequence["alt"], alt=True), found)

@@ -93,7 +93,7 @@ def test_the_status_line_gets_what_the_board_leaves(size, width, rows):
 @pytest.mark.parametrize(
     "size, width, height, first, last",
     [
-        (9, 7, 3, (0, 1), (2, 5)),  # 3×3: 1 top left, 9 bottom right
+        (9, 7, 3, (0, 0), (2, 4)),  # 3×3: 1 top left, 9 bottom right; a column left of the middle, where a digit goes
         (9, 9, 2, (0, 0), (1, 6)),  # two lines: 1-5 above, 6-9 below
         (4, 7, 3, (0, 2), (1, 4)),  # 1 2 over 3 4
         (6, 7, 1, (0, 0), (0, 5)),  # one line, a place each

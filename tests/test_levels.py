@@ -117,7 +117,8 @@ def test_cli_grade_bad_input_exits_2(tmp_path, capsys):
 
 
 NOT_YET_MADE = {GameKind(4, "mul", "extreme"), GameKind(4, "mul", "unreasonable"), GameKind(5, "mul", "extreme"),
-                GameKind(5, "mul", "unreasonable"), GameKind(4, "addmul", "extreme"), GameKind(5, "addmul", "unreasonable")}
+                GameKind(5, "mul", "unreasonable"), GameKind(4, "addmul", "extreme"),
+                GameKind(5, "addmul", "unreasonable")}
 """Kinds offered that the generator seldom finds (at most one single cell, and the line
 product rule solves most × only puzzles at hard): it gives up after MAX_CANDIDATES on
 most seeds. 5×5 × only extreme exists (7 of 40 of Keen's grade so here); the engine
@@ -128,7 +129,8 @@ def every_kind_case(kind: GameKind):
     """A kind as a test case; the slow ones (a second or more each under load, and the plain
     counters take seconds from 7×7 up) run in the long run only."""
     high = kind.level in ("extreme", "unreasonable")
-    slow = kind.size >= 7 or (kind.size == 6 and (high or kind.ops == "hidden")) or (kind.ops in ("mul", "addmul") and high)
+    slow = (kind.size >= 7 or (kind.size == 6 and (high or kind.ops == "hidden"))
+            or (kind.ops in ("mul", "addmul") and high))
     return pytest.param(kind, id=kind.key, marks=[pytest.mark.long] if slow else [])
 
 
@@ -173,7 +175,8 @@ def test_a_kind_that_cannot_exist_is_refused_with_why_and_what_exists(capsys):
         generate(3, seed=1, ops="mul", level="hard")
     assert main(["generate", "--size", "3", "--ops", "addmul", "--difficulty", "hard"]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "with + and × only needs hard deductions (every one was checked); 3×3 addmul offers easy, normal\n" in err
+    assert err.count("\n") == 1
+    assert "with + and × only needs hard deductions (every one was checked); 3×3 addmul offers easy, normal\n" in err
 
 
 async def test_the_new_game_dialog_greys_out_a_level_that_cannot_exist_before_it_is_picked(example):

@@ -76,6 +76,8 @@ def test_clues_only_and_other_spellings():
         (ARTICLE_PIECES + "\n11+ 5+", "2 clue(s) for 5 pieces"),
         (ARTICLE_PIECES + "\n11+ 5+ 12x 6x 11?", "cannot read the clue '11?'"),
         (ARTICLE_PIECES + "\n11+ 5+ 12x 6 11+", "no operation for a 2-cell piece"),
+        # A bare `+` takes its target from the solution; with none it is a clue it cannot read.
+        (ARTICLE_PIECES + "\n+ 5+ 12x 6x 11+", "cannot read the clue"),
         (ARTICLE_PIECES + "\n11+ 5+ 12x 6x 11+\n1243\n4312\n2134\n342", "row of 4 digits, not 3"),
         (ARTICLE_PIECES + "\n11+ 5+ 12x 6x 11+\n1243\n4312\n2134\n3412", "solution"),
         (ARTICLE_PIECES.replace("J3_Rotate90_2_0", "J3_Rotate90_3_0") + "\n1+ 1+ 1+ 1+ 1+", "off the 4×4 board"),

@@ -96,13 +96,19 @@ def _values(size: int, cells: int, most: tuple[int, ...], op: str, target: int) 
                     continue
                 key = (used | 1 << d, covered + count)
                 if adding:
-                    grown = (values << d * count) & ((2 << target) - 1)
-                    if grown:
-                        states[key] = states.get(key, 0) | grown
+                    assert isinstance(values, int)  # sums: every state is a bit set
+                    sums = (values << d * count) & ((2 << target) - 1)
+                    if sums:
+                        held = states.get(key, 0)
+                        assert isinstance(held, int)
+                        states[key] = held | sums
                 else:
-                    grown = {v * d**count for v in values if target % (v * d**count) == 0}
-                    if grown:
-                        states.setdefault(key, set()).update(grown)
+                    assert isinstance(values, set)  # products: every state is a set
+                    products = {v * d**count for v in values if target % (v * d**count) == 0}
+                    if products:
+                        bucket = states.setdefault(key, set())
+                        assert isinstance(bucket, set)
+                        bucket.update(products)
         # Digits not yet counted get fewer than `count` cells each: drop states they cannot complete.
         states = {
             (used, covered): values for (used, covered), values in states.items()
@@ -112,9 +118,10 @@ def _values(size: int, cells: int, most: tuple[int, ...], op: str, target: int) 
     if adding:
         union = 0
         for values in found:
+            assert isinstance(values, int)
             union |= values
         return {v for v in range(target + 1) if union >> v & 1}
-    return set().union(*found)
+    return set().union(*(values for values in found if isinstance(values, set)))
 
 
 

@@ -157,8 +157,8 @@ def _split_cells(cells: Block, rng: random.Random, smallest: int = 1) -> list[Bl
             if _connected(rest):
                 splits.append(tuple(sorted(part)))
         if splits:
-            part = rng.choice(sorted(set(splits)))
-            return sorted([part, tuple(cell for cell in cells if cell not in part)])
+            chosen = rng.choice(sorted(set(splits)))
+            return sorted([chosen, tuple(cell for cell in cells if cell not in chosen)])
     assert smallest > 1, "every connected group of cells has a cell whose removal keeps it connected"
     return []
 

@@ -179,7 +179,8 @@ def _pinned_seed_code(number: int) -> Puzzle | None:
     if day is None:
         return None
     puzzle = daily_puzzle(day)
-    if (size, ops, level) != (puzzle.size, puzzle.meta["ops"], puzzle.meta["difficulty"]) or fingerprint(puzzle) != mark:
+    if ((size, ops, level) != (puzzle.size, puzzle.meta["ops"], puzzle.meta["difficulty"])
+            or fingerprint(puzzle) != mark):
         return None
     return puzzle
 

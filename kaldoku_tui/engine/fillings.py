@@ -87,9 +87,9 @@ def _fits_shape(op: str, shape: tuple[Cell, ...]) -> bool:
 def _search(size: int, shape: tuple[Cell, ...], op: str, target: int) -> Iterator[Filling]:
     """Yield fillings depth first, pruning sums and products that cannot reach the target."""
     if op in "-/=":
-        for digits in pairs_or_single(size, len(shape)):
-            if combine(op, digits) == target:
-                yield digits
+        for pair in pairs_or_single(size, len(shape)):
+            if combine(op, pair) == target:
+                yield pair
         return
     # Earlier cells that share a row or column with each cell.
     clashes = [
@@ -154,5 +154,6 @@ def _line_ways(size: int, length: int, op: str) -> dict[int, int]:
     ways: dict[int, int] = {}
     for digits in combinations(range(1, size + 1), length):
         value = combine(op, digits)
+        assert value is not None  # + and × give every set of digits a value
         ways[value] = ways.get(value, 0) + factorial(length)
     return ways

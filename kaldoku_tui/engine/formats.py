@@ -15,7 +15,7 @@ from typing import Any
 from kaldoku_tui.engine.kinds import MAX_SIZE, MIN_SIZE
 from kaldoku_tui.engine.pieces import is_piece_string, read_pieces
 from kaldoku_tui.engine.puzzle import (HIDDEN, OP_ALIASES, OP_SYMBOLS, Cage, Cell, Puzzle, PuzzleError, can_fill,
-                                      cell_name)
+                                      cell_name, to_grid)
 
 """Other spellings readers accept for an operation."""
 
@@ -56,7 +56,7 @@ def puzzle_from_dict(data: Any) -> Puzzle:
     ):
         raise PuzzleError("solution must be a list of rows of whole numbers")
     meta = {key: value for key, value in data.items() if key not in CORE_KEYS}
-    return Puzzle(size, tuple(cages), solution, meta)
+    return Puzzle(size, tuple(cages), None if solution is None else to_grid(solution), meta)
 
 
 def puzzle_to_dict(puzzle: Puzzle) -> dict[str, Any]:

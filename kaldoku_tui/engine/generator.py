@@ -126,6 +126,8 @@ def _recut_pair(puzzle: Puzzle, cages: list[Cage], other: Grid, rng: random.Rand
     of two or more cells, one of which `other` does not meet; None when there is no such
     cut. (A rival that swaps two digits of a domino meets every clue the domino could
     take: only moving its wall removes it.)"""
+    solution = puzzle.solution
+    assert solution is not None  # generated puzzles carry their solution
     cage_at = {cell: cage for cage in puzzle.cages for cell in cage.cells}
     choices = []
     for cage in cages:
@@ -140,9 +142,9 @@ def _recut_pair(puzzle: Puzzle, cages: list[Cage], other: Grid, rng: random.Rand
     rng.shuffle(choices)
     for cage, neighbour, part, rest in choices:
         others = [c for c in puzzle.cages if c is not cage and c is not neighbour]
-        halves = make_cages([part, rest], puzzle.solution, rng, ops, others)
+        halves = make_cages([part, rest], solution, rng, ops, others)
         if not all(half.met_by(other) for half in halves):
-            return Puzzle.trusted(puzzle.size, others + halves, puzzle.solution)
+            return Puzzle.trusted(puzzle.size, others + halves, solution)
     return None
 
 
@@ -173,12 +175,15 @@ def unique(puzzle: Puzzle, rng: random.Random, ops: str) -> tuple[Puzzle, list[i
     rival in). The fast solver finds rivals far sooner than the human-style solve finds
     itself stuck."""
     for _ in range(puzzle.size**2):
-        settled, other = rival(puzzle, puzzle.solution)
+        solution = puzzle.solution
+        assert solution is not None  # generated puzzles carry their solution
+        settled, other = rival(puzzle, solution)
         if other is None:
             return puzzle, settled
-        puzzle = repair(puzzle, other, rng, ops)
-        if puzzle is None:
+        repaired = repair(puzzle, other, rng, ops)
+        if repaired is None:
             return None
+        puzzle = repaired
     return None
 
 
@@ -204,6 +209,7 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
         lay = layout(puzzle)
         return (Marks.start(lay) if tier > 3 else None), Marks.start(lay), True
 
+    settled: list[int] | None  # the fast solver's closure, until the human-style solves take over
     for attempt in range(MAX_CANDIDATES):
         if attempt % SQUARE_REUSE == 0:
             square = random_latin_square(size, rng)
@@ -218,9 +224,9 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
         if tier > 2 and _finished(settled):
             continue
         if tier == 2:
-            puzzle = _normal(puzzle, settled, rng, ops, stop)
-            if puzzle is not None:
-                return puzzle
+            normal = _normal(puzzle, settled, rng, ops, stop)
+            if normal is not None:
+                return normal
             continue
         low, high, fresh = begin(puzzle)
         while True:
@@ -228,6 +234,7 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                 raise Stopped(f"stopped making a {size}×{size} {LEVELS[tier - 1]} puzzle")
             if tier == 3:
                 settled = settled or closure(puzzle)
+                assert settled is not None  # the puzzle's own solution meets its clues
                 if _finished(settled):
                     break
                 high.keep(settled)
@@ -281,11 +288,14 @@ def _normal(
         open_cages = _open_cages(puzzle, (i for i, mask in enumerate(settled) if mask & (mask - 1)))
         if not open_cages:
             return None if tier_needed(puzzle, 1) else puzzle
-        puzzle = (_split_one(puzzle, open_cages, rng, ops, easiest=False)
-                  or _reclue_open_cage(puzzle, open_cages, ops, easiest=False))
-        if puzzle is None:
+        changed = (_split_one(puzzle, open_cages, rng, ops, easiest=False)
+                   or _reclue_open_cage(puzzle, open_cages, ops, easiest=False))
+        if changed is None:
             return None
-        settled = closure(puzzle)
+        puzzle = changed
+        closed = closure(puzzle)
+        assert closed is not None  # the puzzle's own solution meets its clues
+        settled = closed
 
 
 def _finished(settled: list[int]) -> bool:
@@ -312,16 +322,18 @@ def _split_one(
         return 1 if singles_allowed(puzzle.size, puzzle.cages, made) else 2
 
     splittable = [cage for cage in cages if len(cage.cells) >= 2 * smallest(cage)]
+    solution = puzzle.solution
+    assert solution is not None  # generated puzzles carry their solution
     while splittable:
         largest = max(len(cage.cells) for cage in splittable)
         target = rng.choice([cage for cage in splittable if len(cage.cells) == largest])
         rest = [cage for cage in puzzle.cages if cage is not target]
         # A split is random: a few tries to find one that leaves the rival out.
         for _ in range(1 if rival is None else RIVAL_SPLIT_TRIES):
-            halves = split_cage(target, puzzle.solution, rng, ops, others=rest, easiest=easiest,
+            halves = split_cage(target, solution, rng, ops, others=rest, easiest=easiest,
                                 smallest=smallest(target))
             if halves and (rival is None or not all(half.met_by(rival) for half in halves)):
-                return Puzzle.trusted(puzzle.size, rest + halves, puzzle.solution)
+                return Puzzle.trusted(puzzle.size, rest + halves, solution)
         splittable.remove(target)
     return None
 
@@ -329,15 +341,17 @@ def _split_one(
 def _reclue_open_cage(puzzle: Puzzle, open_cages: list[Cage], ops: str, easiest: bool) -> Puzzle | None:
     """`puzzle` with the one of `open_cages` of most fillings given the allowed operation
     that fewest fillings meet; None when none has a narrower clue."""
+    solution = puzzle.solution
+    assert solution is not None  # generated puzzles carry their solution
     best = None
     for cage in open_cages:
-        narrower = _narrowest_clue(puzzle.size, cage, puzzle.solution, ops, easiest)
+        narrower = _narrowest_clue(puzzle.size, cage, solution, ops, easiest)
         if narrower is not None and (best is None or narrower[0] > best[0]):
             best = (narrower[0], cage, narrower[1])
     if best is None:
         return None
     _, cage, other = best
-    return Puzzle.trusted(puzzle.size, (other if c is cage else c for c in puzzle.cages), puzzle.solution)
+    return Puzzle.trusted(puzzle.size, (other if c is cage else c for c in puzzle.cages), solution)
 
 
 @lru_cache(maxsize=1024)
@@ -353,7 +367,9 @@ def _narrowest_clue(
     for op in allowed_ops(cage.cells, solution, ops, easiest):
         # A hidden set keeps its operations hidden: the new clue is the target alone.
         shown = HIDDEN if ops in HIDDEN_OPS and len(cage.cells) > 1 else op
-        other = Cage(cage.cells, shown, combine(op, digits))
+        target = combine(op, digits)
+        assert target is not None  # allowed_ops offers only operations the digits make
+        other = Cage(cage.cells, shown, target)
         fewer = now - len(fillings(size, other))
         if fewer > 0 and (best is None or fewer > best[0][1]):
             best = ((now, fewer), other)

@@ -229,6 +229,9 @@ class CageFacts:
     """Each row and column the cage touches, with the digits placed in it."""
     notes: list[tuple[Cell, int, Notes]]
     """Each cell of the cage: its digit (0 for none) and its notes."""
+    combo_notes: dict[Cell, Notes] | None = None
+    """Each empty cell of the cage: the digits the fillings still possible put there (the
+    notes the inspector applies); None when the fillings are not listed."""
 
 
 def cage_facts(board: Board, cell: Cell) -> CageFacts:
@@ -255,4 +258,8 @@ def cage_facts(board: Board, cell: Cell) -> CageFacts:
         for c in columns
     ]
     notes = [(c, board.digit(c), board.notes(c)) for c in cage.cells]
-    return CageFacts(cage, combos, len(still), lines, notes)
+    cell_notes = None
+    if combos is not None:
+        cell_notes = {c: frozenset(f[k] for f in still)
+                      for k, c in enumerate(cage.cells) if not board.digit(c)}
+    return CageFacts(cage, combos, len(still), lines, notes, cell_notes)

@@ -43,7 +43,7 @@ import re
 from math import isqrt
 
 from kaldoku_tui.engine.kinds import SIZES
-from kaldoku_tui.engine.puzzle import OP_ALIASES, Cage, Cell, Puzzle, PuzzleError
+from kaldoku_tui.engine.puzzle import OP_ALIASES, Cage, Cell, Grid, Puzzle, PuzzleError
 
 SHAPES: dict[str, tuple[Cell, ...]] = {
     "Dot": ((0, 0),),
@@ -134,7 +134,7 @@ def read_pieces(text: str) -> Puzzle:
             raise PuzzleError(f"line {number}: {len(clues)} clue(s) for {len(pieces)} pieces")
     cages = []
     for piece, cells, clue in zip(pieces, groups, clues):
-        if clue == "+":
+        if clue == "+" and solution is not None:
             op, target = ("=" if len(cells) == 1 else "+"), sum(solution[r][c] for r, c in cells)
         else:
             op, target = _read_clue(clue, len(cells), number)
@@ -160,14 +160,14 @@ def _read_clue(clue: str, cells: int, line: int) -> tuple[str, int]:
     return op, int(match[2])
 
 
-def _read_solution(lines: list[tuple[int, str]], size: int) -> list[list[int]]:
+def _read_solution(lines: list[tuple[int, str]], size: int) -> Grid:
     rows = []
     for number, line in lines:
         digits = [int(d) for d in re.findall(r"\d", line)]
         if len(digits) != size:
             raise PuzzleError(f"line {number}: a solution row of {size} digits, not {len(digits)}")
-        rows.append(digits)
-    return rows
+        rows.append(tuple(digits))
+    return tuple(rows)
 
 
 def _lines(text: str) -> list[tuple[int, str]]:

@@ -6,15 +6,15 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Iterable, Mapping, Sequence
 
+from kaldoku_tui.engine.arithmetic import can_make, combine, shape_of
+from kaldoku_tui.engine.errors import PuzzleError
+from kaldoku_tui.engine.kinds import MAX_SIZE, MIN_SIZE
+
 Cell = tuple[int, int]
 """A cell as (row, column), 0-based, row 0 at the top."""
 
 Grid = tuple[tuple[int, ...], ...]
 """A filled or partly filled board: rows of digits, 0 for a blank."""
-
-from kaldoku_tui.engine.arithmetic import can_make, combine, shape_of
-from kaldoku_tui.engine.errors import PuzzleError
-from kaldoku_tui.engine.kinds import MAX_SIZE, MIN_SIZE
 
 OPS = ("+", "-", "*", "/", "=", "?")
 """Cage operations; `=` is a single cell whose target is its digit, `?` a hidden operation

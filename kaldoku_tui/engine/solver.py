@@ -123,7 +123,7 @@ def refuted(puzzle: Puzzle, values: list[int], most: int) -> dict[int, int] | No
     if settled is None:
         return None
     values, options = settled
-    found = {}
+    found: dict[int, int] = {}
     for i, v in enumerate(values):
         if v & (v - 1) and v.bit_count() <= most:
             for d in range(1, layout.size + 1):
@@ -155,7 +155,9 @@ def _layout(puzzle: Puzzle) -> _Layout:
 
 
 @lru_cache(maxsize=None)
-def _geometry(n: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
+def _geometry(
+    n: int,
+) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...], tuple[tuple[int, int], ...]]:
     """Each cell's peers, the lines (rows then columns), and each cell's two lines."""
     rows = [tuple(r * n + c for c in range(n)) for r in range(n)]
     cols = [tuple(r * n + c for r in range(n)) for c in range(n)]
@@ -390,7 +392,9 @@ def _search(
             best_cage, best = k, len(entry[1])
     if best_cage >= 0:
         cells = layout.cage_cells[best_cage]
-        branches = [list(zip(cells, filling)) for filling in options[best_cage][1]]
+        chosen = options[best_cage]
+        assert chosen is not None  # best_cage was picked among the cages with a table
+        branches = [list(zip(cells, filling)) for filling in chosen[1]]
     else:
         v = values[best_cell]
         branches = [[(best_cell, 1 << d)] for d in range(1, layout.size + 1) if v >> d & 1]

@@ -182,11 +182,11 @@ def settle(marks: Marks, max_tier: int) -> None:
             if once != lay.full:
                 raise Contradiction(f"a digit has no place left in {lay.line_name(line)}")
             for d in digits_of(once & ~twice):
-                i = next((i for i in cells if cand[i] >> d & 1), None)
-                if i is None:
+                home = next((i for i in cells if cand[i] >> d & 1), None)
+                if home is None:
                     raise Contradiction(f"{d} has no place left in {lay.line_name(line)}")
-                if not placed[i]:
-                    marks.place(i, d)
+                if not placed[home]:
+                    marks.place(home, d)
                     changed = True
         for k, cells in enumerate(lay.cage_cells):
             now = tuple(cand[i] for i in cells)
@@ -794,7 +794,7 @@ def forcing_chain(m: Marks) -> Iterator[Step]:
     for start in pairs:
         for x in digits_of(m.cand[start]):
             y = only_digit(m.cand[start] & ~bit(x))
-            parent = {(start, y): None}
+            parent: dict[tuple[int, int], tuple[int, int] | None] = {(start, y): None}
             queue = [(start, y)]
             for cell, value in queue:
                 for j in lay.peers[cell]:
@@ -835,9 +835,10 @@ def _say_lines(lay: Layout, lines) -> str:
     return f"{kind}s {join(numbers)}" if len(numbers) > 1 else f"{kind} {numbers[0]}"
 
 
-def _chain(parent, end) -> list[tuple[int, int]]:
+def _chain(parent: dict[tuple[int, int], tuple[int, int] | None], end: tuple[int, int]) -> list[tuple[int, int]]:
+    """The (cell, digit) steps from the chain's start to `end`, following `parent` back."""
     chain = []
-    node = end
+    node: tuple[int, int] | None = end
     while node is not None:
         chain.append(node)
         node = parent[node]

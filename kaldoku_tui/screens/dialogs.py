@@ -30,11 +30,12 @@ class AsciiScrollBarRender(ScrollBarRender):
 
 def ascii_scrollbars(widget: Widget) -> None:
     """Draw `widget`'s scrollbars with ASCII only."""
-    widget.vertical_scrollbar.renderer = AsciiScrollBarRender
-    widget.horizontal_scrollbar.renderer = AsciiScrollBarRender
+    # Textual types `renderer` as a class variable; per widget is what ASCII mode needs.
+    widget.vertical_scrollbar.renderer = AsciiScrollBarRender  # type: ignore[misc]
+    widget.horizontal_scrollbar.renderer = AsciiScrollBarRender  # type: ignore[misc]
 
 
-class ReadingScreen(ModalScreen[None]):
+class ReadingScreen(ModalScreen[bool | None]):
     """A dialog to read, in a VerticalScroll (with ASCII scrollbars in ASCII mode); the
     subclass composes it and binds its keys to close."""
 
@@ -88,7 +89,7 @@ class Option(RadioButton):
         self.marks = ("o", "*") if ascii else ("○", "●")
 
     @property
-    def BUTTON_INNER(self) -> str:
+    def BUTTON_INNER(self) -> str:  # type: ignore[override]  # Textual's attribute, read the same way
         # Textual's ToggleButton draws self.BUTTON_INNER between the two sides.
         return self.marks[self.value]
 
@@ -196,7 +197,7 @@ class NewGameDialog(ModalScreen[GameKind | None]):
         why, before the player picks one."""
         kind = self.chosen()
         options = list(self.query_one("#level", Choice).query(Option))
-        impossible = [level for level in self.levels if why_impossible(kind.size, kind.ops, level)]
+        impossible = [level for level in self.levels if level and why_impossible(kind.size, kind.ops, level)]
         for option, level in zip(options, self.levels):
             option.styles.text_style = "dim strike" if level in impossible else "none"
         if impossible:

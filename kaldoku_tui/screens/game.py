@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.message import Message
@@ -24,7 +25,7 @@ from kaldoku_tui.screens.settings import SettingsScreen
 from kaldoku_tui.screens.win import won
 from kaldoku_tui.services import Services
 from kaldoku_tui.session.game import Session, Update, clock_text
-from kaldoku_tui.session.moves import AskHint, Check, Move, Pause, Restart, Reveal
+from kaldoku_tui.session.moves import AskHint, CageNotes, Check, Move, Pause, Restart, Reveal
 from kaldoku_tui.session.settings import Settings
 from kaldoku_tui.terminal import in_ascii
 from kaldoku_tui.widgets.grid import KenKenGrid
@@ -70,6 +71,17 @@ GAME_KEYS: list[BindingType] = [
 ]
 """The game screen's keys (the board's are the grid's); their tooltips are the help
 screen's and the key bar's words."""
+
+
+PLAY_BINDINGS = [
+    binding for binding in (*KenKenGrid.BINDINGS, *GAME_KEYS)
+    if isinstance(binding, Binding)
+    and binding.action.partition("(")[0] not in ("new_game", "pause", "records", "settings",
+                                                 "stop_making", "more", "help", "quit")
+]
+"""The bindings of moves, which a pause or the game's end turns off: pressed then, they say why."""
+PLAY_KEYS = frozenset(key.strip() for binding in PLAY_BINDINGS for key in binding.key.split(","))
+PLAY_ACTIONS = frozenset(binding.action for binding in PLAY_BINDINGS)
 
 
 class GameScreen(Screen):
@@ -162,6 +174,18 @@ class GameScreen(Screen):
         if update.ended == "won":
             self.win()
 
+    def on_key(self, event: events.Key) -> None:
+        # Before the bindings (checked once the key reaches the app): a move's key that is
+        # off says why, and goes no further (Tab would move the focus off the board).
+        active = self.active_bindings.get(event.key)
+        if event.key not in PLAY_KEYS or active is not None and active.enabled and (
+                active.node in (self, self.grid) and active.binding.action in PLAY_ACTIONS):
+            return
+        why = self.session.refusal(Check())
+        if why:
+            self.show_status(why, passing=True)
+            event.stop()
+
     def on_ken_ken_grid_fits(self, message: KenKenGrid.Fits) -> None:
         self.cover("small", not message.fits)
 
@@ -220,7 +244,8 @@ class GameScreen(Screen):
     def show_time(self) -> None:
         session = self.session
         paused = " (paused)" if session.paused and not session.over else ""
-        self.title_bar.show(self.text(session.kind.describe()), clock_text(session.elapsed) + paused)
+        clock = clock_text(session.elapsed) if self.services.settings.show_clock else ""
+        self.title_bar.show(self.text(session.kind.describe()), (clock + paused).strip())
 
     @property
     def message(self) -> str:
@@ -330,8 +355,15 @@ class GameScreen(Screen):
 
     def action_inspect(self) -> None:
         facts = cage_facts(self.session.board, self.grid.cursor)
+
+        def closed(apply: bool | None) -> None:
+            self.session.cover("dialog", False)  # before this screen hears it is back
+            if apply and facts.combo_notes:
+                self.play(CageNotes(states=tuple(
+                    (cell, (0, notes)) for cell, notes in facts.combo_notes.items())))
+
         self.app.push_screen(InspectorScreen(facts, ascii=self.services.ascii,
-                                             cage=self.grid.cage_region(facts.cage)))
+                                             cage=self.grid.cage_region(facts.cage)), closed)
 
     def action_records(self) -> None:
         # Imported when first opened: its chart library costs 46 ms of every start.
@@ -358,6 +390,8 @@ class GameScreen(Screen):
         """Play by the app's settings."""
         settings = self.services.settings
         self.session.board.auto_clean_notes = settings.auto_clean_notes
+        self.session.show_mistakes = settings.show_mistakes
+        self.show_time()
         self.grid.highlight_peers = settings.shade_peers
         self.grid.light_numbers = settings.light_numbers
 

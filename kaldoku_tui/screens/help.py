@@ -71,10 +71,13 @@ HELP_TEXT = {
 def grid_bindings(size: int) -> list[Binding]:
     """The grid's bindings, with the digit keys of a board of `size` folded into one line."""
     bindings = [b for b in KenKenGrid.BINDINGS
-                if isinstance(b, Binding) and not b.action.startswith("digit(")]
+                if isinstance(b, Binding) and not b.action.startswith(("digit(", "note("))]
     digits = Binding(",".join(str(d) for d in range(1, size + 1)), "digit",
                      "enter a digit (a note in notes mode)")
-    return [*bindings[:4], digits, *bindings[4:]]
+    notes = Binding(f"alt+1..alt+{size}", "note",
+                    "put in or take out a note, in either mode (see the README for the "
+                    "terminals that send Alt)")
+    return [*bindings[:4], digits, notes, *bindings[4:]]
 
 
 def key_sections(size: int, game: Iterable[object], anywhere: Iterable[object]

@@ -56,7 +56,9 @@ def facts_text(facts: CageFacts, ascii: bool = False) -> list[tuple[str, str]]:
 class InspectorScreen(ReadingScreen):
     """The facts about one cage; escape, i or q closes it."""
 
-    BINDINGS = [Binding("escape,i,q", "close", "Close")]
+    BINDINGS = [Binding("escape,i,q", "close", "Close"),
+                Binding("a", "apply", "Apply as notes",
+                        tooltip="the combinations as the cage's notes (one move: u undoes it)")]
 
     def __init__(self, facts: CageFacts, ascii: bool = False, cage: Region | None = None) -> None:
         super().__init__(ascii=ascii)
@@ -89,4 +91,9 @@ class InspectorScreen(ReadingScreen):
             for heading, text in sections:
                 yield Static(heading, classes="heading", markup=False)
                 yield Static(text, classes="facts", markup=False)
-            yield Static("Esc / i / q: close", classes="keys")
+            yield Static("a: apply as the cage's notes   Esc / i / q: close"
+                         if self.facts.combo_notes else "Esc / i / q: close", classes="keys")
+
+    def action_apply(self) -> None:
+        """Close, asking for the combinations as the cage's notes."""
+        self.dismiss(bool(self.facts.combo_notes))

@@ -4,6 +4,7 @@ or Space; it closes with Esc, q or o and the game plays by what it shows from th
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -18,6 +19,9 @@ QUESTIONS = {
     "auto_clean_notes": "Placing a digit clears it from the notes of its row and column",
     "shade_peers": "Shade the cursor's row, column and cage",
     "light_numbers": "Light the cursor's row and column numbers and its cage's label",
+    "show_clock": "Show the clock (it counts either way)",
+    "show_mistakes": "Mark a digit against the solution as soon as it is placed "
+                     "(help, as c is: the game then counts as helped)",
 }
 
 
@@ -25,7 +29,7 @@ class SettingsScreen(ModalScreen[Settings]):
     """Change the settings; dismisses with the settings as shown."""
 
     BINDINGS = [
-        Binding("enter,space", "toggle", "Change"),
+        Binding("enter,space", "turn_over", "Change"),
         Binding("o,q,escape", "close", "Close"),
     ]
 
@@ -47,10 +51,10 @@ class SettingsScreen(ModalScreen[Settings]):
 
     def shown(self) -> Settings:
         """The settings the dialog shows now."""
-        return replace(self.settings,
-                       **{name: self.query_one(f"#{name}", Choice).index == 0 for name in QUESTIONS})
+        chosen: dict[str, Any] = {name: self.query_one(f"#{name}", Choice).index == 0 for name in QUESTIONS}
+        return replace(self.settings, **chosen)
 
-    def action_toggle(self) -> None:
+    def action_turn_over(self) -> None:
         """Turn the focused setting over."""
         if isinstance(self.focused, Choice):
             self.focused.action_step(1)

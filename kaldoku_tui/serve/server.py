@@ -266,8 +266,7 @@ class Connection(asyncssh.SSHServer):
         timeout = self.arcade.config.idle_timeout
         if quiet >= timeout:
             self.ending = "idle timeout"
-            session.chan.write(f"\r\n\nkaldoku: nothing typed for {timeout:.0f} s; your game is saved. "
-                               "Goodbye.\r\n".encode())
+            session.goodbye = f"\r\n\nkaldoku: nothing typed for {timeout:.0f} s; your game is saved. Goodbye.\r\n"
             session.game.hang_up()
         else:
             self.loop.call_later(timeout - quiet + 0.05, self.idle_check)
@@ -283,6 +282,8 @@ class GameSession(asyncssh.SSHServerSession):
         self.refusal: str | None = None
         self.game: GameProcess | None = None
         self.last_input = 0.0
+        self.goodbye = ""
+        """Said once the game has ended: written before, the game's last screen would hide it."""
 
     def connection_made(self, chan: asyncssh.SSHServerChannel) -> None:
         self.chan = chan
@@ -371,6 +372,8 @@ class GameSession(asyncssh.SSHServerSession):
         if self.connection.ending == "client left":
             self.connection.ending = "quit" if status == 0 else f"game ended with status {status}"
         if not self.chan.is_closing():
+            if self.goodbye:
+                self.chan.write(self.goodbye.encode())
             self.chan.exit(status)
         self.connection.conn.close()
 

@@ -162,6 +162,9 @@ class Session:
         self.version = 0
         """Counts the board's changes: a hint found for an older board is dropped."""
         self.hint = HintState(0)
+        self.show_mistakes = False
+        """Whether each change marks the digits that differ from the solution (help: the
+        first change so made is logged as a check)."""
         self.passing = False
         """Whether the last thing said was about the board as it was (a check, a refusal,
         "nothing to undo"): it goes with the next change of the board."""
@@ -318,6 +321,11 @@ class Session:
                           ended="revealed")
         if is_solved(self.puzzle, self.board.grid):
             return Update(True, self.finish("won") or notice, ended="won")
+        if self.show_mistakes:
+            if not self.help["checks"]:
+                self.help["checks"] += 1
+                notice = self.log(Check()) or notice
+            self.marked = frozenset(mistakes(self.puzzle, self.board.grid))
         self.passing = True
         if all(self.board.grid[r][c] for r, c in self.puzzle.cells):
             return Update(True, notice or FULL_BUT_WRONG)

@@ -170,6 +170,13 @@ class Step(BoardMove):
 
 
 @dataclass(frozen=True)
+class CageNotes(BoardMove):
+    """The cage inspector's combinations written as the cage's notes."""
+
+    name, said = "cage notes", "the cage inspector's notes"
+
+
+@dataclass(frozen=True)
 class Change(BoardMove):
     """A change carried over from an older kaldoku's undo history, whose kind it did
     not keep."""
@@ -222,7 +229,7 @@ class AskHint(Move):
 
 
 JOURNAL_MOVES: dict[str, type[Move]] = {
-    kind.name: kind for kind in (Place, Note, Clear, Fill, Restart, Reveal, Step, Change,
+    kind.name: kind for kind in (Place, Note, Clear, Fill, Restart, Reveal, Step, CageNotes, Change,
                                  Undo, Redo, Check, Hint, Pause, Resume)
 }
 """The moves the journal keeps, by name."""

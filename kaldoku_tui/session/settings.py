@@ -22,6 +22,11 @@ class Settings:
     light_numbers: bool = False
     """Light the cursor's row and column numbers and its cage's label. Off by default: a
     cursor move then sends the least down a slow link (its two cells)."""
+    show_clock: bool = True
+    """Show the time played in the title (it runs and counts either way)."""
+    show_mistakes: bool = False
+    """Mark a digit that differs from the solution as soon as it is placed: help, as a
+    check is (a broken rule, a repeated digit, shows whatever this says)."""
     theme: str = ""
     """The colour theme picked in the command palette; "" for the default."""
 

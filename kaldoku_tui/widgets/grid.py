@@ -171,6 +171,7 @@ class KenKenGrid(Widget, can_focus=True):
         Binding("home", "row_end(0)", "Row start", show=False, tooltip="the first cell of the row"),
         Binding("end", "row_end(-1)", "Row end", show=False, tooltip="the last cell of the row"),
         *(Binding(str(d), f"digit({d})", f"Digit {d}", show=False) for d in range(1, 10)),
+        *(Binding(f"alt+{d}", f"note({d})", f"Note {d}", show=False) for d in range(1, 10)),
         Binding("0,backspace,delete,space", "clear", "Clear", show=False, tooltip="clear the cell"),
         # Two bindings on one key, only one active at a time: the footer shows the mode.
         Binding("n", "notes_mode(True)", "Notes: off", tooltip=NOTES_MODE),
@@ -372,9 +373,9 @@ class KenKenGrid(Widget, can_focus=True):
                     regions.append(Region(above.x, above.y, reach, 1))
             if layout.rulers:
                 for axis, ruler in enumerate((layout.row_ruler_region, layout.column_ruler_region)):
-                    old, new = (None if cell is None else cell[axis] for cell in (self.lit, lit))
-                    if old != new:
-                        regions += [Region(*ruler(i)) for i in (old, new) if i is not None]
+                    was, now = (None if cell is None else cell[axis] for cell in (self.lit, lit))
+                    if was != now:
+                        regions += [Region(*ruler(i)) for i in (was, now) if i is not None]
             bands = (*self.bands, self.ruler_band) if layout == self.placed_layout else ()
             for region in regions:
                 band = next((band for band in bands if band.holds(region.x)), None)
@@ -677,7 +678,7 @@ class KenKenGrid(Widget, can_focus=True):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "notes_mode":
             return parameters[0] != self.notes_mode and self.show_board
-        if action in ("move", "empty", "row_end", "digit", "clear", "fill", "undo", "redo"):
+        if action in ("move", "empty", "row_end", "digit", "note", "clear", "fill", "undo", "redo"):
             return self.show_board
         return True
 
@@ -695,6 +696,9 @@ class KenKenGrid(Widget, can_focus=True):
 
     def action_digit(self, digit: int) -> None:
         self.play((Note if self.notes_mode else Place)(self.cursor, digit))
+
+    def action_note(self, digit: int) -> None:
+        self.play(Note(self.cursor, digit))
 
     def action_clear(self) -> None:
         self.play(Clear(self.cursor))
