@@ -27,11 +27,10 @@ from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError
 from kaldoku_tui.screens.dialogs import Palette
 from kaldoku_tui.screens.game import GameScreen
 from kaldoku_tui.screens.win import WinScreen
-from kaldoku_tui.services import Services
-from kaldoku_tui.session.game import MoveError, Session
+from kaldoku_tui.services import Services, take_over
+from kaldoku_tui.session.game import Session
 from kaldoku_tui.session.settings import Settings
-from kaldoku_tui.session.snapshot import attach, resume_saved
-from kaldoku_tui.session.store import RACE_DAILY, GameDamaged, Store, StoreError
+from kaldoku_tui.session.store import RACE_DAILY, Store, StoreError
 from kaldoku_tui.terminal import shown
 from kaldoku_tui.terminal_input import INPUT_DRIVER
 from kaldoku_tui.widgets.grid import GRID_CSS
@@ -263,6 +262,10 @@ class KaldokuApp(App, inherit_bindings=False):
                                 game.action_check)
             yield SystemCommand("Reveal the solution", "Give up and show the solution", game.action_reveal)
             yield SystemCommand("Pause", "Hide the board and stop the clock", game.action_pause)
+            yield SystemCommand("Unfinished games", "Resume a game left for another (G)",
+                                game.action_games)
+            yield SystemCommand("Daily archive", "Past days' daily puzzles, which you solved (D)",
+                                game.action_archive)
             yield SystemCommand("Statistics", "Games won and best times, per kind of game",
                                 game.action_records)
             yield SystemCommand("Share code", "The code that names this puzzle: kaldoku CODE plays it",
@@ -338,6 +341,13 @@ def build_app(config: AppConfig) -> KaldokuApp:
     session = None
     if race is not None and puzzle is not None:
         session = resume(store, services.now, services.settings, notices, puzzle=puzzle) or new(puzzle, kind)
+    elif config.game is not None:
+        session, notice = services.take_over(config.game)
+        if session is None:
+            store.close()
+            raise UsageError(f"no unfinished game {config.game} (kaldoku games lists them)"
+                             + (f": {notice}" if notice else ""))
+        notices.append(notice)
     elif config.daily is not None:
         session = (resume(store, services.now, services.settings, notices, config.daily)
                    or new(daily_puzzle(config.daily), kind))
@@ -368,21 +378,10 @@ def resume(store: Store, now: Callable[[], float], settings: Settings,
             continue
         if puzzle is not None and not same_puzzle(store, found.id, puzzle):
             continue
-        try:
-            resumed = store.resume(found.id)
-            saved = resumed.game
-            session = resume_saved(saved, now, settings.auto_clean_notes)
-        except GameDamaged as error:
-            notices.append(store.set_game_aside(found.id, str(error)))
-            continue
-        except (MoveError, PuzzleError) as error:
-            notices.append(store.set_game_aside(found.id, str(error)[:200]))
-            continue
-        except StoreError:
-            continue  # Ended or taken by another kaldoku since it was listed.
-        session.journal = resumed.journal
-        notices.append(resumed.notice or "Resumed your game.")
-        return attach(session)
+        session, notice = take_over(store, found.id, now, settings.auto_clean_notes)
+        notices.append(notice)
+        if session is not None:
+            return session
     return None
 
 

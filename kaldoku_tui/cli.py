@@ -23,7 +23,7 @@ from kaldoku_tui.terminal import shown, shown_json
 
 EXIT_OK, EXIT_NOT_UNIQUE, EXIT_BAD_INPUT = 0, 1, 2
 COMMANDS = ("generate", "solve", "check", "grade", "daily", "print", "stats", "history", "replay",
-            "export", "web", "serve")
+            "export", "web", "serve", "games", "resume")
 ERROR_LIMIT = 300
 """Characters of an error line at most: a value quoted in it is cut."""
 
@@ -125,7 +125,7 @@ def game_parser() -> argparse.ArgumentParser:
         description="KenKen in the terminal. With no arguments, resume the game in "
         "progress or start a new one.",
         epilog="Other commands: kaldoku daily | generate | solve | check | grade | print | stats "
-        "| history | replay | export | web | serve (each has --help).",
+        "| history | replay | games | resume | export | web | serve (each has --help).",
     )
     parser.add_argument(
         "puzzle", nargs="?", metavar="PUZZLE",
@@ -201,6 +201,14 @@ def command_parser() -> argparse.ArgumentParser:
     replay = sub.add_parser("replay", help="watch a past game's moves again")
     replay.add_argument("id", type=_game_id, metavar="ID", help="the game's ID (kaldoku history)")
     _add_display_options(replay)
+
+    games = sub.add_parser("games", help="list the unfinished games, to resume (kaldoku resume ID)")
+    games.add_argument("--data-dir", metavar="DIR", help="where the games are kept")
+    _add_store_options(games)
+
+    resumed = sub.add_parser("resume", help="play an unfinished game again")
+    resumed.add_argument("id", type=_game_id, metavar="ID", help="the game's ID (kaldoku games)")
+    _add_display_options(resumed)
 
     export = sub.add_parser("export", help="print the puzzle of the game in progress, or of game ID")
     export.add_argument("id", type=_game_id, nargs="?", metavar="ID",
@@ -500,6 +508,28 @@ def cmd_history(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_games(args: argparse.Namespace) -> int:
+    """List the unfinished games: ID, when last played, kind, moves and time."""
+    from kaldoku_tui.session.reports import unfinished_games, unfinished_table
+    from kaldoku_tui.session.store import StoreError
+
+    store = _store(args)
+    try:
+        games = unfinished_games(store)
+    except StoreError as error:
+        raise UsageError(f"the games cannot be read: {error}") from None
+    finally:
+        store.close()
+    print(unfinished_table(games) + "\nkaldoku resume ID plays one again." if games
+          else "No unfinished game.")
+    return EXIT_OK
+
+
+def cmd_resume(args: argparse.Namespace) -> int:
+    """Play unfinished game ID again."""
+    return play(app_config(args))
+
+
 FIRST_PAGE, HISTORY_PAGE = 40, 500
 """Games `kaldoku history` reads and prints at first, then at a time."""
 
@@ -636,7 +666,7 @@ HANDLERS = {
     "generate": cmd_generate, "solve": cmd_solve, "check": cmd_check, "grade": cmd_grade,
     "daily": cmd_daily, "print": cmd_print,
     "stats": cmd_stats, "history": cmd_history, "replay": cmd_replay, "export": cmd_export, "web": cmd_web,
-    "serve": cmd_serve,
+    "serve": cmd_serve, "games": cmd_games, "resume": cmd_resume,
 }
 
 
@@ -651,6 +681,7 @@ def app_config(args: argparse.Namespace, daily: date | None = None) -> AppConfig
         puzzle=getattr(args, "puzzle", None), size=getattr(args, "size", None),
         seed=getattr(args, "seed", None), ops=getattr(args, "ops", None),
         difficulty=getattr(args, "difficulty", None), daily=daily, race=getattr(args, "race", None),
+        game=getattr(args, "id", None) if getattr(args, "command", None) == "resume" else None,
         terminal_input=(sys.stdin.isatty() and sys.stdout.isatty()
                         and "TEXTUAL_DRIVER" not in os.environ),
     )

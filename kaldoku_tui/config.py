@@ -37,6 +37,8 @@ class AppConfig:
     race: str | None = None
     """Play this race (its short name): its puzzle, resumed if begun already, with the
     other racers' progress on the status line."""
+    game: int | None = None
+    """Resume this unfinished game (kaldoku games lists them)."""
     terminal_input: bool = False
     """Read the keyboard with kaldoku's own input driver (terminal_input.py): for a real
     terminal only. Off, Textual picks its driver (TEXTUAL_DRIVER: a browser's, a test's)."""

@@ -58,16 +58,19 @@ async def test_a_reveal_counts_as_played_not_won(example, tmp_path):
     assert open_store(tmp_path).record(GameKind.of(example)) == Record(played=1)
 
 
-async def test_a_game_left_for_a_new_one_counts_as_played(example, row_sums, tmp_path):
+async def test_a_game_left_for_a_new_one_stays_unfinished_and_uncounted(example, row_sums, tmp_path):
+    # Issue 27: a game left for another is not dropped; it counts once it ends.
     app = game_app(example, tmp_path, depth=1)
     app.services.bank.add(GameKind(3), row_sums)
     async with app.run_test(size=(80, 24)) as pilot:
         app.workers.cancel_group(app, "bank")
+        first = app.game.session.journal.game_id
         await pilot.press("1", "g", "3", "enter")
         assert app.game.session.board.puzzle == row_sums
         await pilot.press("g", "4", "escape")
     store = open_store(tmp_path)
-    assert store.record(GameKind.of(example)) == Record(played=1)
+    assert first in {game.id for game in store.open_games()}
+    assert store.record(GameKind.of(example)) == Record()
     assert store.record(GameKind(3)) == Record(), "the 3×3 was not left: the dialog was cancelled"
 
 

@@ -147,10 +147,12 @@ class NewGameDialog(ModalScreen[GameKind | None]):
         *(Binding(str(n), f"size({n})", show=False) for n in SIZES),
     ]
 
-    def __init__(self, kind: GameKind, *, ascii: bool = False) -> None:
+    def __init__(self, kind: GameKind, *, ascii: bool = False, leaving: str | None = None) -> None:
         super().__init__()
         self.kind = kind
         self.ascii = ascii
+        self.leaving = leaving
+        """What happens to the game being played, said under the title."""
         self.sizes = list(SIZES)
         self.ops = list(OP_SET_LABELS)
         self.levels: list[str | None] = [None, *LEVELS]
@@ -160,6 +162,8 @@ class NewGameDialog(ModalScreen[GameKind | None]):
         text = in_ascii if ascii else str
         with Vertical(classes="dialog", id="new-game"):
             yield Label("New game", classes="question")
+            if self.leaving:
+                yield Label(text(self.leaving), id="leaving", markup=False)
             yield Label("Size")
             yield Choice(*(Option(text(f"{n}×{n}"), n == self.kind.size, ascii) for n in self.sizes),
                          id="size")

@@ -6,14 +6,16 @@ It shows a Session and turns keys into its moves; the rules live in the session.
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import date
 
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.message import Message
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 from textual.theme import Theme
 
+from kaldoku_tui.engine.daily import daily_of
 from kaldoku_tui.engine.hints import cage_facts
 from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.engine.puzzle import Cell, Puzzle
@@ -44,6 +46,10 @@ SAVE_EVERY = 10.0
 
 GAME_KEYS: list[BindingType] = [
     Binding("g", "new_game", "New", tooltip="new game: choose size, operators and difficulty"),
+    Binding("G", "games", "Games", show=False,
+            tooltip="unfinished games: resume one (a game left for a new one stays there)"),
+    Binding("D", "archive", "Dailies", show=False,
+            tooltip="daily archive: every past day's daily puzzle, which you solved, one to play"),
     Binding("X", "restart", "Restart", show=False,
             tooltip="restart this puzzle from an empty board (asks first)"),
     Binding("t", "hint", "Hint",
@@ -128,16 +134,26 @@ class GameScreen(Screen):
 
     def on_mount(self) -> None:
         self.app.theme_changed_signal.subscribe(self, self.keep_theme)
+        self.app.screen_change_signal.subscribe(self, self.screens_changed)
         self.apply_settings()
-        cell = self.services.kept_cursor(self.session)
-        if cell is not None:
-            self.grid.cursor = cell
+        self.grid.cursor = self.services.kept_cursor(self.session) or (0, 0)
         self.watch(self.grid, "notes_mode", lambda _: self.show_status(), init=False)
         self.watch(self.grid, "cursor", self.cursor_moved, init=False)
         self.set_interval(1.0, self.tick)
         self.show_time()
         self.show_status()
         self.grid.focus()
+        self.show_daily_result()
+
+    def show_daily_result(self) -> None:
+        """A daily played already shows how it went before its practice board."""
+        from kaldoku_tui.screens.daily import DailyResultScreen
+
+        day = daily_of(self.session.puzzle)
+        game = self.services.finished_daily(day) if self.session.practice and day else None
+        if day is not None and game is not None:
+            self.app.push_screen(DailyResultScreen(day, game, self.services.store,
+                                                   ascii=self.services.ascii), self.after_win)
 
     def text(self, text: str) -> str:
         """`text` as this terminal shows it (ASCII mode or not)."""
@@ -189,11 +205,13 @@ class GameScreen(Screen):
     def on_ken_ken_grid_fits(self, message: KenKenGrid.Fits) -> None:
         self.cover("small", not message.fits)
 
-    def on_screen_suspend(self) -> None:
-        self.cover("dialog", True)
-
-    def on_screen_resume(self) -> None:
-        self.cover("dialog", False)
+    def screens_changed(self, _screen: Screen) -> None:
+        """The clock stops only while the board cannot be seen: a dialog (the cage
+        inspector, settings, statistics, help, the palette) leaves it in view around
+        itself; a full screen above this one covers it."""
+        stack = self.app.screen_stack
+        above = stack[stack.index(self) + 1:] if self in stack else []
+        self.cover("screen", any(not isinstance(screen, ModalScreen) for screen in above))
 
     def cover(self, reason: str, on: bool) -> None:
         """The board is hidden for `reason` (a dialog, a small terminal), or no longer."""
@@ -245,7 +263,7 @@ class GameScreen(Screen):
         session = self.session
         paused = " (paused)" if session.paused and not session.over else ""
         clock = clock_text(session.elapsed) if self.services.settings.show_clock else ""
-        self.title_bar.show(self.text(session.kind.describe()), (clock + paused).strip())
+        self.title_bar.show(self.text(session.title), (clock + paused).strip())
 
     @property
     def message(self) -> str:
@@ -282,6 +300,8 @@ class GameScreen(Screen):
     def after_win(self, choice: str | None) -> None:
         if choice == "new":
             self.action_new_game()
+        elif choice == "archive":
+            self.action_archive()
         elif choice == "quit":
             self.app.exit()
 
@@ -298,8 +318,44 @@ class GameScreen(Screen):
         return None if hidden else True
 
     def action_new_game(self) -> None:
-        self.app.push_screen(NewGameDialog(self.session.kind, ascii=self.services.ascii),
-                             self.start_kind)
+        self.app.push_screen(NewGameDialog(self.session.kind, ascii=self.services.ascii,
+                                           leaving=leaving_words(self.session)), self.start_kind)
+
+    def action_games(self) -> None:
+        """The unfinished games, to resume one."""
+        from kaldoku_tui.screens.games import UnfinishedScreen
+        from kaldoku_tui.session.reports import unfinished_games
+
+        this = getattr(self.session.journal, "game_id", None)
+        # This game's time as the clock shows it, not as last saved.
+        games = [replace(game, elapsed=self.session.elapsed) if game.id == this else game
+                 for game in unfinished_games(self.services.store)]
+        self.app.push_screen(UnfinishedScreen(games, this, ascii=self.services.ascii),
+                             self.resume_game)
+
+    def action_archive(self) -> None:
+        """The daily archive, to play a past day's daily puzzle."""
+        from kaldoku_tui.engine.daily import utc_day
+        from kaldoku_tui.screens.archive import ArchiveScreen
+        from kaldoku_tui.session.reports import daily_archive
+
+        days = daily_archive(self.services.store, utc_day())
+        self.app.push_screen(ArchiveScreen(days, ascii=self.services.ascii), self.play_daily)
+
+    def play_daily(self, day: date | None) -> None:
+        """Play `day`'s daily puzzle: the unfinished game of it if there is one."""
+        if day is None:
+            return
+        begun = [game.id for game in self.services.store.open_games() if game.daily == day]
+        if begun:
+            self.resume_game(begun[0])
+        else:
+            self.app.start_daily(day)  # type: ignore[attr-defined]
+
+    def resume_game(self, game_id: int | None) -> None:
+        if game_id is not None:
+            session, news = self.services.switch_to(self.session, game_id)
+            self.play_session(session, news)
 
     def start_kind(self, kind: GameKind | None) -> None:
         """Begin a game of `kind`: at once from the bank, else after making one."""
@@ -328,14 +384,20 @@ class GameScreen(Screen):
 
     def begin(self, kind: GameKind, puzzle: Puzzle) -> None:
         """Leave this game (it counts as played if it was) and play `puzzle`."""
-        self.session, news = self.services.next_game(self.session, puzzle, kind)
-        self.saved_at = 0.0
+        self.play_session(*self.services.next_game(self.session, puzzle, kind))
+
+    def play_session(self, session: Session, news: str) -> None:
+        """Play `session` from now on (a new game, or one resumed); say `news`."""
+        self.session = session
+        self.saved_at = session.elapsed
         # One frame for the new board, its status lines and title (no torn frame between).
         with self.app.batch_update():
             self.grid.view = self.session.board.view()
+            self.grid.cursor = self.services.kept_cursor(self.session) or (0, 0)
             self.apply_settings()
             self.grid.focus()
             self.show(Update(message=news))
+        self.show_daily_result()
 
     def action_restart(self) -> None:
         self.confirm("Restart this puzzle from an empty board?", Restart())
@@ -346,8 +408,6 @@ class GameScreen(Screen):
     def confirm(self, question: str, move: Move) -> None:
         """Make `move` if the player says yes to `question`."""
         def answered(yes: bool | None) -> None:
-            # The dialog is gone: its answer comes before this screen hears it is back.
-            self.session.cover("dialog", False)
             if yes:
                 self.play(move)
 
@@ -404,3 +464,15 @@ class GameScreen(Screen):
 
     def action_quit(self) -> None:
         self.app.exit()
+
+
+def leaving_words(session: Session) -> str:
+    """What a new game does to `session`, for the new-game dialog."""
+    size = f"{session.board.size}×{session.board.size}"
+    if session.over:
+        return f"Your {size} is over: it stays in kaldoku history."
+    if session.practice:
+        return f"Your {size} practice is not kept."
+    if not session.moved:
+        return f"Your {size}, untouched, is dropped."
+    return f"Your {size} in progress stays in the unfinished list (G: games)."

@@ -36,7 +36,14 @@ def sharing(session: Session, store: Store) -> dict[str, Any]:
 
 def won(session: Session, store: Store, ascii: bool = False) -> WinScreen:
     """The win screen of `session`, just won: its time, the help used, the record of its
-    kind of game (when statistics are kept) and what there is to share."""
+    kind of game (when statistics are kept) and what there is to share; practice
+    shows only its time and help, as it counts nowhere."""
+    if session.practice:
+        summary = f"{session.title} in {clock_text(round(session.elapsed, 1))}"
+        return WinScreen(in_ascii(summary) if ascii else summary,
+                         f"Help used: {session.help_summary()}",
+                         "Practice: counted nowhere (no record, streak or leaderboard).",
+                         ascii=ascii, puzzle=session.puzzle)
     record = store.record(session.kind)
     seconds = round(session.elapsed, 1)  # as the store keeps it, so the two times agree
     best = f", best without help {clock_text(record.best)}" if record.best is not None else ""

@@ -21,6 +21,7 @@ from typing import Any, Callable, Iterable, Mapping, Protocol
 
 from kaldoku_tui.engine.board import Board
 from kaldoku_tui.engine.check import is_solved, mistakes
+from kaldoku_tui.engine.daily import daily_of
 from kaldoku_tui.engine.hints import STAGES
 from kaldoku_tui.engine.hints import Hint as FoundHint
 from kaldoku_tui.engine.kinds import GameKind
@@ -152,6 +153,8 @@ class Session:
         self.help = dict.fromkeys(HELP, 0)
         self.outcome: str | None = None
         """won, revealed or left; None while the game goes on."""
+        self.practice = False
+        """A daily puzzle played again once its day's game ended: kept and counted nowhere."""
         self.moved = False
         """Whether the player has changed the board (a game left untouched does not count)."""
         self.paused = False
@@ -199,6 +202,14 @@ class Session:
     @property
     def elapsed(self) -> float:
         return self.clock.elapsed
+
+    @property
+    def title(self) -> str:
+        """What game this is, for its title: "Daily 2026-11-26 · 6×6 · +−×÷ · hard"."""
+        day = daily_of(self.puzzle)
+        if day is None:
+            return self.kind.describe()
+        return f"Daily {day}{' (practice)' if self.practice else ''} · {self.kind.describe()}"
 
     @property
     def over(self) -> bool:

@@ -1,14 +1,16 @@
-"""The store's records and games as text for people: the tables `kaldoku stats` and
-`kaldoku history` print, and the streak line."""
+"""The store's records and games as text for people: the tables `kaldoku stats`,
+`kaldoku history` and `kaldoku games` print, and the streak line."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import date, timedelta
 from typing import Collection, Sequence
 
-from kaldoku_tui.engine.daily import Streaks
+from kaldoku_tui.engine.daily import PINNED_FIRST, Streaks, daily_kind
 from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.engine.puzzle import PuzzleError
-from kaldoku_tui.session.store.base import PastGame, Record
+from kaldoku_tui.session.store.base import PastGame, Record, Store, StoreError
 
 
 RECORD_HEADINGS = ("Kind of game", "Played", "Won", "No help", "Best", "Median")
@@ -82,3 +84,75 @@ def history_table(games: list[PastGame]) -> str:
         for g in games
     ]
     return text_table(rows, right=(0, 4))
+
+
+@dataclass(frozen=True)
+class Unfinished:
+    """A game in progress as listed to resume it: kind, moves, time played and when it was
+    last played (UTC); `moves` is None when the game cannot be read whole."""
+
+    id: int
+    kind: str
+    moves: int | None
+    elapsed: float
+    touched: str
+
+    def line(self) -> str:
+        """The game in one line: '4×4 · +−×÷ · 12 moves · 3:05 · 2026-11-26 09:12'."""
+        from kaldoku_tui.session.game import clock_text
+
+        moves = "damaged" if self.moves is None else f"{self.moves} move{'' if self.moves == 1 else 's'}"
+        return f"{self.kind} · {moves} · {clock_text(self.elapsed)} · {self.touched}"
+
+
+def unfinished_games(store: Store) -> list[Unfinished]:
+    """This player's games in progress, the last played first."""
+    from kaldoku_tui.terminal import shown
+
+    found = []
+    for game in store.open_games():
+        kind = GameKind.from_key(game.kind_key)
+        words = kind.describe() if kind else shown(str(game.kind_key), 40)
+        try:
+            saved = store.game(game.id, from_snapshot=True)
+        except StoreError:
+            saved = None
+        moves = saved.start + len(saved.moves) if saved else None
+        found.append(Unfinished(game.id, f"daily {game.daily} {words}" if game.daily else words,
+                                moves, saved.elapsed if saved else 0.0,
+                                shown(str(game.touched)[:16].replace("T", " "), 16)))
+    return found
+
+
+UNFINISHED_HEADINGS = ("ID", "Last played (UTC)", "Kind of game", "Moves", "Time")
+
+
+def unfinished_table(games: list[Unfinished]) -> str:
+    """The games in progress as a table for people, headings first."""
+    from kaldoku_tui.session.game import clock_text
+
+    rows = [UNFINISHED_HEADINGS] + [
+        (str(g.id), g.touched, g.kind, "damaged" if g.moves is None else str(g.moves),
+         clock_text(g.elapsed)) for g in games]
+    return text_table(rows, right=(0, 3, 4))
+
+
+def daily_archive(store: Store, today: date) -> list[tuple[date, str]]:
+    """Every pinned daily puzzle up to `today`, the newest first, each with a line for
+    people: '2026-11-25 Wed · 6×6 hard · solved 4:12' (or revealed, unfinished, nothing)."""
+    from kaldoku_tui.session.game import clock_text
+
+    played: dict[date, str] = {}
+    for game in reversed(store.history()):  # the first begun first: the game that counts
+        if game.daily is None or played.get(game.daily, "").startswith("solved"):
+            continue
+        if game.outcome == "won":
+            played[game.daily] = f"solved {clock_text(game.elapsed)}" + (" with help" if game.helped else "")
+        elif game.outcome == "revealed":
+            played[game.daily] = "revealed"
+        elif game.outcome is None:
+            played[game.daily] = "unfinished"
+    days = [today - timedelta(days=n) for n in range((today - PINNED_FIRST).days + 1)]
+    return [(day, f"{day} {day:%a} · {daily_kind(day).size}×{daily_kind(day).size} "
+                  f"{daily_kind(day).level}" + (f" · {played[day]}" if day in played else ""))
+            for day in days]
