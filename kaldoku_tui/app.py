@@ -30,7 +30,8 @@ from kaldoku_tui.screens.win import WinScreen
 from kaldoku_tui.services import Services, take_over
 from kaldoku_tui.session.game import Session
 from kaldoku_tui.session.settings import Settings
-from kaldoku_tui.session.store import Store
+from kaldoku_tui.session.store import RACE_DAILY, Store, StoreError
+from kaldoku_tui.terminal import shown
 from kaldoku_tui.terminal_input import INPUT_DRIVER
 from kaldoku_tui.widgets.grid import GRID_CSS
 from kaldoku_tui.widgets.maker import PuzzleMaker
@@ -40,6 +41,10 @@ APP_CSS = Path(__file__).parent / "assets" / "app.tcss"
 BANK_DELAY = 1.0
 """Seconds after start (or after the player's last key) before the bank fills: a
 generating thread holds the GIL often enough to slow the first screen down by half."""
+RACE_EVERY = 1.0
+"""Seconds between two writes of a racer's progress (and reads of the others')."""
+RACE_NEWS_HOLD = 4.0
+"""Seconds news of the game stays on the status line before the race line replaces it."""
 TYPING_LULL = 2.0
 """Seconds without a key before the bank makes puzzles again."""
 BANK_NICENESS = 10
@@ -73,6 +78,7 @@ class KaldokuApp(App, inherit_bindings=False):
         theme: str = "textual-dark",
         notice: str | None = None,
         terminal_input: bool = False,
+        race: str | None = None,
     ) -> None:
         # kaldoku's own input driver reads a real terminal; otherwise Textual's choice
         # (TEXTUAL_DRIVER: textual-serve's web driver, a test's headless one).
@@ -92,6 +98,15 @@ class KaldokuApp(App, inherit_bindings=False):
         """Whether the bank's worker should look again once it has done (a kind was added,
         or the player's typing stopped it)."""
         self.game = GameScreen(session, services, notice=notice)
+        self.race = race
+        """The race this game is in (its short name), None when it is in none."""
+        self.race_session = session
+        """The race's game: a game begun after it is in no race."""
+        self.race_said: str | None = None
+        """The race line last put on the status line (replaced by the next)."""
+        self.news: tuple[str, float] = ("", 0.0)
+        """The status line's last news and since when (time.monotonic): it stays
+        RACE_NEWS_HOLD seconds before the race line replaces it."""
 
     def get_line_filters(self) -> Sequence[LineFilter]:
         # NO_COLOR means no colour at all: Textual's Monochrome filter still sends greys
@@ -128,6 +143,52 @@ class KaldokuApp(App, inherit_bindings=False):
 
     def on_mount(self) -> None:
         self.set_timer(BANK_DELAY, self.fill_bank)
+        if self.race is not None:
+            self.set_interval(RACE_EVERY, self.race_tick)
+
+    def race_tick(self) -> None:
+        if self.game.session is self.race_session:
+            self.keep_race(self.race_session)
+
+    @work(thread=True, exclusive=True, group="race")
+    def keep_race(self, session: Session) -> None:
+        """Write this racer's progress and show the others' (a thread: the store may be
+        another machine). A store out of reach skips a beat: the next second tries again."""
+        from kaldoku_tui.session.race import keep_progress, standing
+
+        try:
+            race = keep_progress(self.services.store, self.race or "", session)
+        except StoreError:
+            return
+        if race is not None:
+            line = standing(race, session.puzzle.size ** 2)
+            self.call_from_thread(self.show_race, line)
+
+    def leave_race(self) -> None:
+        """Write this racer's last progress as the game ends: a win a second old counts."""
+        from kaldoku_tui.session.race import filled, race_time
+
+        if self.race is not None:
+            try:
+                self.services.store.race_progress(self.race, filled(self.race_session),
+                                                  race_time(self.race_session))
+            except StoreError:
+                pass  # the store is out of reach: the rejoined game writes it
+
+    def show_race(self, line: str) -> None:
+        """Put the race line on the status line, unless it says news of the game that
+        came less than RACE_NEWS_HOLD seconds ago."""
+        game = self.game
+        if not game.is_attached:
+            return
+        message, now = game.message, time.monotonic()
+        if not (game.passing or message in ("", self.race_said)):
+            if message != self.news[0]:
+                self.news = (message, now)
+            if now - self.news[1] < RACE_NEWS_HOLD:
+                return
+        game.show_status(line, passing=True)
+        self.race_said = game.message
 
     def on_puzzle_maker_kind_chosen(self, message: PuzzleMaker.KindChosen) -> None:
         self.refill_bank(message.kind)
@@ -259,8 +320,17 @@ def build_app(config: AppConfig) -> KaldokuApp:
         kind = GameKind.of(puzzle)
     try:
         store = open_store(store_location(config.store, config.data_dir), player_id(config.player))
+        race = store.race(config.race) if config.race is not None else None
     except StoreError as error:
         raise UsageError(str(error)) from None
+    if config.race is not None:
+        if race is None or race.me is None or not race.started:
+            raise UsageError(f"no race {shown(config.race, 20)} under way with you in it")
+        puzzle = ensure_solution(read_puzzle_arg(race.code)[0])
+        kind = GameKind.of(puzzle)
+        today = utc_day()
+        if race.kind == RACE_DAILY and share_code(puzzle) == share_code(daily_puzzle(today)):
+            puzzle, kind = daily_puzzle(today), daily_kind(today)  # counted as today's daily
     notices: list[str | None] = [*store.notices, *import_legacy(store)]
     services = Services(store, Bank(store), Settings.from_dict(store.settings()), config.ascii)
 
@@ -270,7 +340,9 @@ def build_app(config: AppConfig) -> KaldokuApp:
         return session
 
     session = None
-    if config.game is not None:
+    if race is not None and puzzle is not None:
+        session = resume(store, services.now, services.settings, notices, puzzle=puzzle) or new(puzzle, kind)
+    elif config.game is not None:
         session, notice = services.take_over(config.game)
         if session is None:
             store.close()
@@ -290,25 +362,37 @@ def build_app(config: AppConfig) -> KaldokuApp:
     if session is None:
         session = new(services.bank.take(DEFAULT_KIND) or generate(DEFAULT_KIND.size), DEFAULT_KIND)
     return KaldokuApp(session, services, notice=" ".join(filter(None, notices)) or None,
-                      terminal_input=config.terminal_input)
+                      terminal_input=config.terminal_input, race=race.name if race else None)
 
 
 def resume(store: Store, now: Callable[[], float], settings: Settings,
-           notices: list[str | None], daily: date | None = None) -> Session | None:
-    """The game last played (of the daily puzzle of `daily`, if given), taken over by
-    this process; None when there is none. Games that cannot be resumed are set aside
-    with a notice."""
+           notices: list[str | None], daily: date | None = None,
+           puzzle: Puzzle | None = None) -> Session | None:
+    """The game last played (of the daily puzzle of `daily`, or of `puzzle`, if given),
+    taken over by this process; None when there is none. Games that cannot be resumed
+    are set aside with a notice."""
     said = len(store.notices)
     games = store.open_games()
     notices.extend(store.notices[said:])  # why none could be read, if so
     for found in games:
         if daily is not None and found.daily != daily:
             continue
+        if puzzle is not None and not same_puzzle(store, found.id, puzzle):
+            continue
         session, notice = take_over(store, found.id, now, settings.auto_clean_notes)
         notices.append(notice)
         if session is not None:
             return session
     return None
+
+
+def same_puzzle(store: Store, game_id: int, puzzle: Puzzle) -> bool:
+    """Whether game `game_id` plays `puzzle` (a race's: its share code is the same)."""
+    try:
+        saved = store.game(game_id, from_snapshot=True)
+    except StoreError:
+        return False
+    return saved is not None and share_code(saved.puzzle) == share_code(puzzle)
 
 
 def run(config: AppConfig) -> int:
@@ -322,5 +406,6 @@ def run(config: AppConfig) -> int:
         run_until_quit(app)
     finally:
         app.game.session.keep_time()
+        app.leave_race()
         app.services.store.close()
     return leave_promptly(app.return_code or 0)

@@ -136,6 +136,7 @@ def game_parser() -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=_seed, help="seed of the new puzzle (with --size)")
     parser.add_argument("--ops", choices=tuple(OP_SETS), default=None, help="operations of a new puzzle")
     parser.add_argument("--difficulty", choices=LEVELS, default=None, help="level of a new puzzle")
+    parser.add_argument("--race", metavar="NAME", help="play the race NAME you are in (kaldoku serve's lobby)")
     _add_display_options(parser)
     parser.add_argument("--version", action="version", version=f"kaldoku {__version__}")
     return parser
@@ -679,7 +680,7 @@ def app_config(args: argparse.Namespace, daily: date | None = None) -> AppConfig
         ascii=use_ascii(args.ascii), colors=args.colors,
         puzzle=getattr(args, "puzzle", None), size=getattr(args, "size", None),
         seed=getattr(args, "seed", None), ops=getattr(args, "ops", None),
-        difficulty=getattr(args, "difficulty", None), daily=daily,
+        difficulty=getattr(args, "difficulty", None), daily=daily, race=getattr(args, "race", None),
         game=getattr(args, "id", None) if getattr(args, "command", None) == "resume" else None,
         terminal_input=(sys.stdin.isatty() and sys.stdout.isatty()
                         and "TEXTUAL_DRIVER" not in os.environ),

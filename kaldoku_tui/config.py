@@ -34,6 +34,9 @@ class AppConfig:
     difficulty: str | None = None
     daily: date | None = None
     """Play the daily puzzle of this day (resumed if begun already)."""
+    race: str | None = None
+    """Play this race (its short name): its puzzle, resumed if begun already, with the
+    other racers' progress on the status line."""
     game: int | None = None
     """Resume this unfinished game (kaldoku games lists them)."""
     terminal_input: bool = False

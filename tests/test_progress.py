@@ -96,7 +96,7 @@ def test_a_schema_1_database_is_migrated_in_place_and_keeps_everything(tmp_path)
     store = open_store(tmp_path)
     assert store.notices == [], "migrated, not set aside"
     assert not [p for p in tmp_path.iterdir() if ".unusable" in p.name]
-    assert sql(tmp_path, "PRAGMA user_version") == [(SCHEMA_VERSION,)] and SCHEMA_VERSION == 3
+    assert sql(tmp_path, "PRAGMA user_version") == [(SCHEMA_VERSION,)] and SCHEMA_VERSION == 4
     games = sql(tmp_path, "SELECT * FROM games ORDER BY id")
     assert [row[:-3] for row in games] == old_games, "every column kept as it was"
     assert [row[-3] for row in games] == [None, None], "schema 1 marked no game daily"
@@ -535,7 +535,7 @@ def test_a_schema_2_database_moves_over_under_the_local_player_with_nothing_lost
     before.close()
     store = open_store(tmp_path)
     assert store.notices == [] and store.player == "local"
-    assert sql(tmp_path, "PRAGMA user_version") == [(3,)]
+    assert sql(tmp_path, "PRAGMA user_version") == [(4,)]
     games = sql(tmp_path, "SELECT * FROM games ORDER BY id")
     assert [row[:13] for row in games] == old["games"] and {row[13] for row in games} == {"local"}
     assert sql(tmp_path, "SELECT game, seq, move, elapsed, at FROM moves ORDER BY 1, 2") == old["moves"]

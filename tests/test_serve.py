@@ -476,3 +476,82 @@ def test_two_servers_share_one_postgresql_store(tmp_path, keys, terminals, pg_ur
     finally:
         one.stop()
         two.stop()
+
+
+RACE_NAME = re.compile(r"Race ([a-z0-9]{4}) \(4×4")
+
+
+def test_two_keys_race_a_4x4_across_two_servers_of_one_postgresql_store(tmp_path, keys, terminals, pg_url):
+    """Ann opens a race on one server, Bob joins it by name on the other; each sees the
+    other's cells filled; Bob drops, comes back to the first server and rejoins his game;
+    the lobby shows the results table."""
+    from kaldoku_tui.engine.codes import read_code
+    from kaldoku_tui.session.store import open_store
+
+    one = Server(tmp_path / "one", None, "--store", pg_url)
+    two = Server(tmp_path / "two", None, "--store", pg_url)
+    one.start()
+    two.start()
+    try:
+        ann = terminals(ssh(one, keys["a"], "127.0.0.17"), width=100, height=30)
+        ann.wait_for_text("Your name on the leaderboards")
+        ann.press("A", "n", "n", "Enter")
+        ann.wait_for_text("You: Ann")
+        ann.press("Down", "Down", "Enter")  # New 4×4, Daily, Race
+        ann.wait_for_text("Open a race: 4×4")
+        ann.press("Enter")
+        opened = RACE_NAME.search(screen := ann.wait_for_text("s starts it"))
+        assert opened, screen
+        name = opened.group(1)
+
+        bob = terminals(ssh(two, keys["b"], "127.0.0.17"), width=100, height=30)
+        bob.wait_for_text("Your name on the leaderboards")
+        bob.press("B", "o", "b", "Enter")
+        bob.wait_for_text("You: Bob")
+        bob.press("Down", "Down", "Enter")
+        bob.wait_for_text("Open a race: 4×4")
+        bob.press("Tab", *name, "Enter")
+        bob.wait_for_text("Ann starts it")
+        ann.wait_for_text("  Bob")
+        ann.press("s")
+        ann.wait_for_text("kaldoku — 4×4")
+        bob.wait_for_text(f"Race {name}: Ann 0/16")
+
+        with open_store(pg_url, f"key:{keys['a.fp']}") as store:
+            solution = read_code(store.race(name).code).solution
+        bob.press("1")
+        ann.wait_for_text(f"Race {name}: Bob 1/16")
+        os.kill(bob.pane_pid(), signal.SIGKILL)  # Bob's connection drops
+        for row in solution:
+            for c, digit in enumerate(row):
+                ann.press(str(digit), *(["l"] if c < 3 else []))
+            ann.press("j", "h", "h", "h")
+        ann.wait_for_text("Solved!")
+
+        def ann_done() -> bool:
+            with open_store(pg_url, f"key:{keys['b.fp']}") as store:
+                return any(r.name == "Ann" and r.finished for r in store.race(name).racers)
+
+        ann.press("q")
+        assert wait_for(ann_done, timeout=10), "Ann's win written as her game ends"
+        ann.wait_for_text(f"Race {name} (under way):")
+
+        back = terminals(ssh(one, keys["b"], "127.0.0.17"), width=100, height=30)
+        back.wait_for_text(f"Rejoin race {name}")
+        back.press("Enter")
+        screen = back.wait_for_text("Ann done")
+        assert re.search(r"\n +1 ┃ +1 ", screen), f"Bob's own game, with his 1:\n{screen}"
+        for row in solution:
+            for c, digit in enumerate(row):
+                back.press(str(digit), *(["l"] if c < 3 else []))
+            back.press("j", "h", "h", "h")
+        back.wait_for_text("Solved!")
+        back.press("q")
+        table = back.wait_for_text(f"Race {name}:")
+        assert re.search(r"1\. Ann .*\n.*2\. Bob .*\(you\)", table), table
+        assert "Rejoin race" not in table
+        back.press("q")
+        ann.press("q")
+    finally:
+        one.stop()
+        two.stop()

@@ -316,3 +316,50 @@ def test_twenty_players_and_two_of_one_player_appending_at_once_lose_and_corrupt
         for open_game in found:
             saved = store.game(open_game.id)
             assert saved.moves == [{**record(i), "player": player} for i in range(moves)]
+
+
+# Races (the store is what racers on several servers share).
+
+
+def test_a_race_is_opened_joined_by_its_short_name_started_and_ranked(store_factory):
+    from kaldoku_tui.session.store import race_key
+
+    ann, bob, cat = store_factory(ANN), store_factory(BOB), store_factory("name:cat")
+    ann.set_display_name("Ann")
+    name = ann.race_open(KIND.key, "CODE-4x4")
+    assert race_key(name) == name and len(name) == 4
+    assert bob.race_join(f" {name.upper()} ") is not None, "typed as a player types it"
+    assert bob.race_join("zzzz" if name != "zzzz" else "yyyy") is None, "no such race"
+    assert bob.race_join("no race!") is None
+    seen = bob.race(name)
+    assert seen is not None and not seen.started and not seen.mine and seen.opener == "Ann"
+    assert (seen.kind, seen.code) == (KIND.key, "CODE-4x4")
+    assert sorted(r.name for r in seen.racers) == ["Ann", "bob"] and seen.me and seen.me.name == "bob"
+
+    assert bob.race_start(name) is False, "only its opener starts it"
+    assert ann.race_start(name) is True and bob.race(name).started
+    assert cat.race_join(name) is None, "started without cat"
+    assert cat.race(name).me is None
+
+    assert [r.name for r in bob.races_to_rejoin()] == [name] == [r.name for r in ann.races_to_rejoin()]
+    bob.race_progress(name, 5, None)
+    ann.race_progress(name, 16, 70.5)
+    ann.race_progress(name, 12, 99.0)  # a finished time stays
+    seen = cat.race(name)
+    assert [(r.name, r.filled, r.seconds) for r in seen.racers] == [("Ann", 12, 70.5), ("bob", 5, None)]
+    assert not seen.over and ann.races_to_rejoin() == []
+    assert bob.race_join(name) is not None, "a racer rejoins a started race"
+    bob.race_progress(name, 16, 80.0)
+    final = ann.race(name)
+    assert final.over and [r.name for r in final.racers] == ["Ann", "bob"] and final.me.name == "Ann"
+    assert bob.races_to_rejoin() == []
+
+
+def test_races_are_many_and_apart(store_factory):
+    ann, bob = store_factory(ANN), store_factory(BOB)
+    names = {ann.race_open("daily", f"code{i}") for i in range(20)}
+    assert len(names) == 20
+    one = sorted(names)[0]
+    bob.race_join(one)
+    assert all(len(ann.race(n).racers) == 1 for n in names - {one})
+    assert ann.race(one).kind == "daily" and len(ann.race(one).racers) == 2

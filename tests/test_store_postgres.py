@@ -67,6 +67,19 @@ def test_a_database_of_a_newer_kaldoku_is_refused_and_left_as_it_is(pg_url):
     assert behind_the_back(pg_url, "SELECT version FROM kaldoku_schema") == [(99,)]
 
 
+def test_a_schema_1_database_gains_the_races_and_keeps_its_games(pg_url):
+    with PostgresStore(pg_url, "name:ann") as store:
+        journal, _ = store.new_game(read_keen(EXAMPLE_ID).with_solution(EXAMPLE_SOLUTION), GameKind(4))
+        assert journal.append(move(0), 1.0) is None
+    for statement in ("DROP TABLE race_players", "DROP TABLE races", "UPDATE kaldoku_schema SET version = 1"):
+        behind_the_back(pg_url, statement)
+    with PostgresStore(pg_url, "name:ann") as store:
+        assert behind_the_back(pg_url, "SELECT version FROM kaldoku_schema") == [(2,)]
+        assert len(store.open_games()) == 1
+        name = store.race_open("4", "code")
+        assert store.race(name).me is not None
+
+
 def test_kaldokus_starting_at_once_on_an_empty_database_make_the_tables_once(pg_url):
     opened, failed = [], []
 

@@ -1,5 +1,5 @@
 """The lobby a server session opens on: resume my game, a new game, today's daily, the
-daily leaderboard with my rank, my records, my display name.
+daily leaderboard with my rank, my records, my display name, races.
 
 `lobby_view` reads what the lobby shows from the player's store (no Textual); `LobbyApp`
 shows it and returns the `kaldoku` arguments of the game chosen; `main` is the session's
@@ -18,12 +18,13 @@ from datetime import date
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from kaldoku_tui.engine.daily import daily_kind, utc_day
+from kaldoku_tui.engine.daily import daily_kind, daily_puzzle, utc_day
 from kaldoku_tui.engine.kinds import GameKind
+from kaldoku_tui.session.store import RACE_DAILY, Race, Store, StoreError
 from kaldoku_tui.terminal import shown
 
 NAME_LIMIT = 20
@@ -59,6 +60,10 @@ class LobbyView:
     """The leaderboard of that kind."""
     records: tuple[str, ...]
     """One line per kind played: won of played, best time without help."""
+    rejoin: tuple[str, ...] = ()
+    """The races the player dropped out of, under way: their short names."""
+    race_table: tuple[str, ...] = ()
+    """The table of the race last played here: its title, then a line per racer."""
 
 
 def minutes(seconds: float) -> str:
@@ -85,8 +90,15 @@ def new_kind(args: list[str]) -> GameKind:
     return GameKind(int(option("--size") or 6), option("--ops") or "all", option("--difficulty"))
 
 
-def lobby_view(store, kind: GameKind, today: date | None = None) -> LobbyView:
-    """What the lobby shows, read from the player's `store`; new games are of `kind`."""
+def lobby_view(store, kind: GameKind, today: date | None = None, race: str | None = None) -> LobbyView:
+    """What the lobby shows, read from the player's `store`; new games are of `kind`;
+    `race`: the race last played in this session, whose table it shows."""
+    from kaldoku_tui.session.race import results
+
+    rejoin = tuple(r.name for r in store.races_to_rejoin())
+    last = store.race(race) if race is not None else None
+    race_table = ((f"Race {last.name}" + ("" if last.over else " (under way)") + ":",
+                   *results(last, race_cells(last))) if last is not None else ())
     today = today or utc_day()
     games = store.open_games()
     in_progress = None
@@ -103,7 +115,144 @@ def lobby_view(store, kind: GameKind, today: date | None = None) -> LobbyView:
                     for kind, r in store.records())
     fastest = tuple(Standing(s.rank, s.name, s.time) for s in store.kind_leaderboard(kind, count=LEADERS))
     return LobbyView(name, in_progress, today, daily_kind(today).describe(), leaders[:LEADERS], mine,
-                     kind.describe(), fastest, records)
+                     kind.describe(), fastest, records, rejoin, race_table)
+
+
+def race_cells(race: Race) -> int:
+    """The cells of a race's board."""
+    from kaldoku_tui.engine.codes import read_code
+
+    try:
+        return read_code(race.code).size ** 2
+    except ValueError:
+        return 0
+
+
+@dataclass
+class RaceDesk:
+    """Where the lobby opens, joins and starts races: the player's store (shared by every
+    server of it), and the kind of a new race's game."""
+
+    store: Store
+    kind: GameKind
+
+    def open(self, daily: bool) -> str:
+        """A new race on a new puzzle of `kind` (or today's daily): its short name."""
+        from kaldoku_tui.engine.codes import share_code
+        from kaldoku_tui.engine.generator import generate
+
+        kind = self.kind
+        if daily:
+            puzzle = daily_puzzle(utc_day())
+        else:
+            puzzle = (self.store.bank_take(kind)
+                      or generate(kind.size, ops=kind.ops, level=kind.level))
+        return self.store.race_open(RACE_DAILY if daily else kind.key, share_code(puzzle))
+
+    def join(self, name: str) -> Race | None:
+        return self.store.race_join(name)
+
+    def start(self, name: str) -> bool:
+        return self.store.race_start(name)
+
+    def race(self, name: str) -> Race | None:
+        return self.store.race(name)
+
+
+RACE_EVERY = 1.0
+"""Seconds between two looks at the race being waited for."""
+
+
+class RaceScreen(Screen[str]):
+    """The race room: open a race or join one by its short name, see who is in; the opener
+    starts it. Dismissed with the race's name once it has started ('' to go back)."""
+
+    BINDINGS = [Binding("escape,ctrl+b", "dismiss('')", "back"), Binding("s", "start", "start")]
+
+    def __init__(self, desk: RaceDesk) -> None:
+        super().__init__()
+        self.desk = desk
+        self.name_in: str | None = None
+        """The race this player is in here, None until they open or join one."""
+
+    def compose(self) -> ComposeResult:
+        yield Label("Race: open one and tell others its name, or type a race's name and Enter.  "
+                    "Esc: back", id="race-title")
+        yield OptionList(Option(f"Open a race: {self.desk.kind.describe()}", id="open-kind"),
+                         Option("Open a race: today's daily", id="open-daily"), id="race-menu")
+        yield Input(placeholder="a race's name, to join it", max_length=8, id="race-join")
+        yield Static("", id="race-panel", markup=False)
+
+    def on_mount(self) -> None:
+        self.set_interval(RACE_EVERY, self.look)
+
+    def say(self, text: str) -> None:
+        self.query_one("#race-panel", Static).update(text)
+
+    def unreachable(self, error: StoreError) -> None:
+        self.say(f"The races cannot be reached now ({shown(str(error), 100)}): try again.")
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        if self.name_in is None:
+            try:
+                name = self.desk.open(event.option.id == "open-daily")
+            except StoreError as error:
+                self.unreachable(error)
+            else:
+                self.enter(name)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        try:
+            race = self.desk.join(event.value)
+        except StoreError as error:
+            self.unreachable(error)
+            return
+        if race is None:
+            self.say(f"No race {shown(event.value.strip(), 8)!r} to join: its name is 4 letters, "
+                     "and a race that started takes nobody new.")
+        else:
+            self.enter(race.name)
+
+    def enter(self, name: str) -> None:
+        self.name_in = name
+        self.query_one("#race-menu", OptionList).disabled = True
+        self.query_one("#race-join", Input).disabled = True
+        self.look()
+
+    def look(self) -> None:
+        """Show the race waited for; leave for it once its opener has started it."""
+        if self.name_in is None:
+            return
+        try:
+            race = self.desk.race(self.name_in)
+        except StoreError as error:
+            self.unreachable(error)  # looked at again in a second
+            return
+        if race is None:
+            return
+        if race.started:
+            self.dismiss(race.name)
+            return
+        who = "\n".join(f"  {shown(r.name, NAME_LIMIT)}" + (" (you)" if r.me else "") for r in race.racers)
+        kind = GameKind.from_key(race.kind)
+        what = "today's daily" if race.kind == RACE_DAILY else kind.describe() if kind else "a puzzle"
+        then = ("s starts it for everyone in it." if race.mine
+                else f"{shown(race.opener, NAME_LIMIT)} starts it.")
+        self.say(f"Race {race.name} ({what}): tell others its name, {race.name}.\n"
+                 f"In it:\n{who}\n{then}")
+
+    def action_start(self) -> None:
+        if self.name_in is None:
+            return
+        try:
+            started = self.desk.start(self.name_in)
+        except StoreError as error:
+            self.unreachable(error)
+            return
+        if started:
+            self.look()
+
 
 
 class NameScreen(ModalScreen[str]):
@@ -143,17 +292,22 @@ class LobbyApp(App[list[str] | None]):
     BINDINGS = [Binding("q", "leave", "leave"), Binding("n", "rename", "your name")]
 
     def __init__(self, view: LobbyView, new_game: list[str],
-                 rename: Callable[[str], str | None] | None, ask_name: bool = True) -> None:
+                 rename: Callable[[str], str | None] | None, ask_name: bool = True,
+                 races: RaceDesk | None = None) -> None:
         """`rename` keeps a display name or says why not (None: the player has none, a
-        guest); `ask_name`: ask for one at once if there is none yet."""
+        guest); `ask_name`: ask for one at once if there is none yet; `races`: where races
+        are opened and joined (None: no races)."""
         super().__init__()
         self.view, self.new_game, self.rename, self.ask_name = view, new_game, rename, ask_name
+        self.races = races
 
     def compose(self) -> ComposeResult:
         view = self.view
-        options = [Option(f"Resume {view.in_progress}", id="resume")] if view.in_progress else []
-        options += [Option(f"New {view.kind}", id="new"),
-                    Option(f"Daily: {view.daily}", id="daily"), Option("Leave", id="leave")]
+        options = [Option(f"Rejoin race {name}", id=f"rejoin:{name}") for name in view.rejoin]
+        options += [Option(f"Resume {view.in_progress}", id="resume")] if view.in_progress else []
+        options += [Option(f"New {view.kind}", id="new"), Option(f"Daily: {view.daily}", id="daily")]
+        options += [Option("Race: open or join", id="race")] if self.races is not None else []
+        options += [Option("Leave", id="leave")]
         yield Label("kaldoku: KenKen over SSH.  Enter picks, n: your name, q: leave", id="title")
         with Horizontal():
             yield OptionList(*options, id="menu")
@@ -162,7 +316,10 @@ class LobbyApp(App[list[str] | None]):
     def panel_text(self) -> str:
         view = self.view
         who = shown(view.name, NAME_LIMIT) if view.name else "no name yet (n chooses one)"
-        lines = [f"You: {who}", "", f"Daily {view.today}, no help:", *board(view.leaders)]
+        lines = [f"You: {who}", ""]
+        if view.race_table:
+            lines += [*view.race_table, ""]
+        lines += [f"Daily {view.today}, no help:", *board(view.leaders)]
         if view.mine is not None:
             lines.append(f"  your rank: {view.mine.rank} ({minutes(view.mine.seconds)})")
         lines += ["", f"Fastest {view.kind}:", *board(view.fastest)]
@@ -188,7 +345,17 @@ class LobbyApp(App[list[str] | None]):
         self.exit(None)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        self.exit({"resume": [], "new": self.new_game, "daily": ["daily"], "leave": None}[event.option.id or "leave"])
+        choice = event.option.id or "leave"
+        if choice.startswith("rejoin:"):
+            self.exit(["--race", choice.removeprefix("rejoin:")])
+        elif choice == "race" and self.races is not None:
+            self.push_screen(RaceScreen(self.races), self.race_started)
+        else:
+            self.exit({"resume": [], "new": self.new_game, "daily": ["daily"], "leave": None}[choice])
+
+    def race_started(self, name: str | None) -> None:
+        if name:
+            self.exit(["--race", name])
 
 
 def board(standings: tuple[Standing, ...]) -> list[str]:
@@ -220,16 +387,21 @@ def main(argv: list[str]) -> int:
     directory = player_args[player_args.index("--data-dir") + 1] if "--data-dir" in player_args else None
     location = store_location(None, directory)
     first = True
+    race: str | None = None
+    """The race last played in this session: the lobby shows its table."""
     while True:
         try:
             with open_store(location, player) as store:
                 named = not player.startswith("guest:")  # a guest's games and name end with the connection
-                view = lobby_view(store, new_kind(new_game))
-                choice = LobbyApp(view, new_game, renamer(store) if named else None, first).run()
+                view = lobby_view(store, new_kind(new_game), race=race)
+                choice = LobbyApp(view, new_game, renamer(store) if named else None, first,
+                                  RaceDesk(store, new_kind(new_game))).run()
             first = False  # asked once a session: n asks again
         except StoreError as error:
             print(f"kaldoku: {shown(str(error), 200)}; try again later", file=sys.stderr)
             return 1
         if choice is None:
             return 0
+        if choice[:1] == ["--race"]:
+            race = choice[1]
         subprocess.run([sys.executable, "-m", "kaldoku_tui", *choice, *player_args], check=False)

@@ -272,6 +272,10 @@ class Connection(asyncssh.SSHServer):
             self.loop.call_later(timeout - quiet + 0.05, self.idle_check)
 
 
+CLOSE_GRACE = 5.0
+"""Seconds a client has to leave after its game ended before the server closes the connection."""
+
+
 class GameSession(asyncssh.SSHServerSession):
     """The session channel: a terminal asked for, then the player's game on it."""
 
@@ -375,7 +379,9 @@ class GameSession(asyncssh.SSHServerSession):
             if self.goodbye:
                 self.chan.write(self.goodbye.encode())
             self.chan.exit(status)
-        self.connection.conn.close()
+        # The client leaves once the channel closes; closing the connection at once could
+        # overtake the game's last bytes and the goodbye (the client drops what is in flight).
+        self.connection.loop.call_later(CLOSE_GRACE, self.connection.conn.close)
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self.game is not None:

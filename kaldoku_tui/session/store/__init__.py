@@ -8,9 +8,9 @@ from __future__ import annotations
 import os
 
 from kaldoku_tui.session.store.base import (
-    COUNTED, LOCAL, RECENT, GameDamaged, GameJournal, LegacyData, OpenGame, PastGame, Record,
+    COUNTED, LOCAL, RACE_DAILY, RECENT, GameDamaged, GameJournal, LegacyData, OpenGame, PastGame, Race, Racer, Record,
     Resumed, SavedGame, Standing, Store, StoreError, TakenOver, Unavailable, UnsafeDirectory,
-    check_player, day, finite, now_iso, player_id,
+    check_player, day, finite, now_iso, player_id, race_key,
 )
 from kaldoku_tui.session.store.files import DB_FILE, data_dir
 
@@ -38,8 +38,8 @@ def store_location(store_url: str | None, directory: str | os.PathLike | None) -
 
 
 __all__ = [
-    "COUNTED", "DB_FILE", "LOCAL", "RECENT", "GameDamaged", "GameJournal", "LegacyData",
+    "COUNTED", "DB_FILE", "LOCAL", "RACE_DAILY", "RECENT", "Race", "Racer", "GameDamaged", "GameJournal", "LegacyData",
     "OpenGame", "PastGame", "Record", "Resumed", "SavedGame", "Standing", "Store", "StoreError",
     "TakenOver", "Unavailable", "UnsafeDirectory", "check_player", "data_dir", "day", "finite",
-    "now_iso", "open_store", "player_id", "store_location",
+    "now_iso", "open_store", "player_id", "race_key", "store_location",
 ]

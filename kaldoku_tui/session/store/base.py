@@ -17,9 +17,10 @@ from __future__ import annotations
 import json
 import math
 import re
+import secrets
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from datetime import date, datetime, timezone
+from datetime import date, datetime, timedelta, timezone
 from typing import Any, Callable, Mapping, Sequence
 
 from kaldoku_tui.engine.daily import Streaks, streaks
@@ -212,6 +213,79 @@ class LegacyData:
     bank: list[tuple[str, str]] = field(default_factory=list)
 
 
+RACE_LETTERS = "abcdefghjkmnpqrstuvwxyz23456789"
+"""The letters of a race's short name (none that reads as another: no i, l, o, 0, 1)."""
+RACE_NAME = re.compile(f"[{RACE_LETTERS}]{{4}}")
+RACE_DAILY = "daily"
+"""The kind of a race on the daily puzzle."""
+REJOIN_WITHIN = timedelta(days=1)
+"""How long after it opened a race is offered to the racers who dropped out of it."""
+
+
+def race_name() -> str:
+    """A new race's short name: four letters a player reads out and types."""
+    return "".join(secrets.choice(RACE_LETTERS) for _ in range(4))
+
+
+def race_key(name: str) -> str | None:
+    """The race name a player typed, as stored (None when it cannot be one)."""
+    name = name.strip().lower()
+    return name if RACE_NAME.fullmatch(name) else None
+
+
+@dataclass(frozen=True)
+class Racer:
+    """One player of a race as every racer sees them: cells filled, never digits."""
+
+    name: str
+    filled: int
+    seconds: float | None
+    """The time they finished in, None until they have."""
+    me: bool
+
+    @property
+    def finished(self) -> bool:
+        return self.seconds is not None
+
+
+@dataclass(frozen=True)
+class Race:
+    """A race: its players get the same puzzle (a share code) at the same moment."""
+
+    name: str
+    kind: str
+    """The kind key of its puzzle, or RACE_DAILY."""
+    code: str
+    """The puzzle, as a share code."""
+    opener: str
+    """The display name of who opened it (and starts it)."""
+    mine: bool
+    """Whether this player opened it."""
+    started: bool
+    racers: tuple[Racer, ...]
+    """Finished first (fastest first), then by cells filled."""
+
+    @property
+    def over(self) -> bool:
+        return self.started and all(r.finished for r in self.racers)
+
+    @property
+    def me(self) -> Racer | None:
+        return next((r for r in self.racers if r.me), None)
+
+
+def race_of(row: tuple, racers: Sequence[tuple], player: str, names: Callable[[str, str | None], str]) -> Race:
+    """A Race from its stored row (name, opener, kind, code, started, opener's name) and its
+    players' rows (player, filled, seconds, chosen name)."""
+    name, opener, kind, code, started, opener_name = row
+    standing = sorted(
+        (Racer(names(who, chosen), count(filled), seconds if finite(seconds) else None, who == player)
+         for who, filled, seconds, chosen in racers),
+        key=lambda r: (not r.finished, r.seconds or 0.0, -r.filled, r.name))
+    return Race(name, str(kind), str(code), names(opener, opener_name), opener == player,
+                started is not None, tuple(standing))
+
+
 SAVING_OFF = "Saving is off: {}. Your moves are kept and saved when it can."
 SAVING_BACK = "Saving is back on: every move so far is saved."
 
@@ -338,6 +412,38 @@ class Store(ABC):
     def name_holder(self, name: str) -> str | None:
         """The player who chose display name `name` (compared without regard to case), if
         anyone did: a server keeps names unique with it."""
+
+    # Races (every player's: the store is what racers on several servers share).
+
+    @abstractmethod
+    def race_open(self, kind: str, code: str) -> str:
+        """A new race on the puzzle `code` (a share code) of `kind` (a kind key or
+        RACE_DAILY), opened by this player, who is in it; its short name. StoreError when
+        it cannot be written."""
+
+    @abstractmethod
+    def race_join(self, name: str) -> Race | None:
+        """Put this player in race `name` (typed as a player types it), not started yet;
+        the race, or None when there is no such race or it started without them. A player
+        in it already gets it back (a rejoin)."""
+
+    @abstractmethod
+    def race_start(self, name: str) -> bool:
+        """Start race `name` now, if this player opened it; whether it is started."""
+
+    @abstractmethod
+    def race_progress(self, name: str, filled: int, seconds: float | None) -> None:
+        """Keep this player's cells filled in race `name`, and their time once finished
+        (`seconds`). StoreError when it cannot be written."""
+
+    @abstractmethod
+    def race(self, name: str) -> Race | None:
+        """Race `name` as its racers see it; None when there is none."""
+
+    @abstractmethod
+    def races_to_rejoin(self) -> list[Race]:
+        """The races this player is in, started and not finished by them, opened within
+        REJOIN_WITHIN, the last opened first: a player who dropped out comes back to them."""
 
     # Settings.
 

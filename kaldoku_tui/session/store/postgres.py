@@ -37,14 +37,14 @@ from kaldoku_tui.engine.formats import puzzle_from_dict, puzzle_to_dict
 from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError
 from kaldoku_tui.session.store.journal import LAST_SEQ, checksum
-from kaldoku_tui.session.store.sqlite import default_name
+from kaldoku_tui.session.store.sqlite import chosen_name, default_name
 from kaldoku_tui.session.store.base import (
     COUNTED, RECENT, GameDamaged, GameJournal, LegacyData, OpenGame, PastGame, PendingMove,
-    Record, Resumed, SavedGame, Standing, Store, StoreError, TakenOver, Unavailable, finite,
-    now_iso,
+    Race, Record, Resumed, SavedGame, Standing, Store, StoreError, TakenOver, Unavailable, finite,
+    REJOIN_WITHIN, now_iso, race_key, race_name, race_of,
 )
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 CONNECT_TIMEOUT = 5
 """Seconds to reach the server before the store counts as unreachable."""
 LOCK_WAIT = "1s"
@@ -129,17 +129,36 @@ CREATE TABLE carried (
 CREATE TABLE legacy (
     player text PRIMARY KEY,
     carried timestamptz NOT NULL
+);
+CREATE TABLE races (
+    name text PRIMARY KEY,
+    opener text NOT NULL,
+    kind text NOT NULL,
+    code text NOT NULL,
+    opened timestamptz NOT NULL,
+    started timestamptz
+);
+CREATE TABLE race_players (
+    race text NOT NULL REFERENCES races (name),
+    player text NOT NULL,
+    filled integer NOT NULL DEFAULT 0,
+    seconds double precision,
+    PRIMARY KEY (race, player)
 )
 """
 """games: as in the SQLite store, with the player; last_seq is the number of the game's
 last move (kept on the row, whose lock orders the writers of one game), snapshot the game's
 state after move snapshot_seq. The sums are the SQLite store's checksums (of puzzle and
 kind, seq and move, snapshot_seq and snapshot): a row changed inside is found. legacy: the
-players whose kaldoku 0.1.0 files were carried over. No index holds a column a move
+players whose kaldoku 0.1.0 files were carried over. races and race_players: as in the
+SQLite store, shared by every server of the store. No index holds a column a move
 changes (last_seq, touched), so a move's update of its game's row is a heap-only one, in
 the room fillfactor leaves on the row's page."""
 
-MIGRATIONS: dict[int, tuple[str, ...]] = {}
+MIGRATIONS: dict[int, tuple[str, ...]] = {
+    1: tuple(s for s in SCHEMA.split(";") if s.strip().startswith(
+        ("CREATE TABLE races", "CREATE TABLE race_players"))),
+}
 """The statements that bring schema N to N + 1, keeping all it holds."""
 
 TRANSIENT = (errors.LockNotAvailable, errors.SerializationFailure, errors.DeadlockDetected,
@@ -597,6 +616,59 @@ class PostgresStore(Store):
     def name_holder(self, name: str) -> str | None:
         found = self.read("SELECT player FROM players WHERE lower(name) = lower(%s) LIMIT 1", name)
         return found[0][0] if found else None
+
+    # Races.
+
+    def race_open(self, kind: str, code: str) -> str:
+        def open_race(c: psycopg.Connection) -> str:
+            while True:
+                name = race_name()
+                if c.execute("INSERT INTO races VALUES (%s, %s, %s, %s, now(), NULL) "
+                             "ON CONFLICT DO NOTHING", (name, self.player, kind, code)).rowcount:
+                    break
+            c.execute("INSERT INTO race_players (race, player) VALUES (%s, %s)", (name, self.player))
+            return name
+
+        return self.attempt(open_race)
+
+    def race_join(self, name: str) -> Race | None:
+        key = race_key(name)
+        if key is None:
+            return None
+        self.attempt(lambda c: c.execute(
+            "INSERT INTO race_players (race, player) SELECT name, %s FROM races "
+            "WHERE name = %s AND started IS NULL ON CONFLICT DO NOTHING", (self.player, key)))
+        race = self.race(key)
+        return race if race is not None and race.me is not None else None
+
+    def race_start(self, name: str) -> bool:
+        self.attempt(lambda c: c.execute(
+            "UPDATE races SET started = now() WHERE name = %s AND opener = %s AND started IS NULL",
+            (race_key(name), self.player)))
+        race = self.race(name)
+        return race is not None and race.started
+
+    def race_progress(self, name: str, filled: int, seconds: float | None) -> None:
+        self.attempt(lambda c: c.execute(
+            "UPDATE race_players SET filled = %s, seconds = coalesce(seconds, %s) "
+            "WHERE race = %s AND player = %s", (filled, seconds, race_key(name), self.player)))
+
+    def race(self, name: str) -> Race | None:
+        key = race_key(name)
+        found = self.read("SELECT r.name, r.opener, r.kind, r.code, r.started, p.name FROM races r "
+                          "LEFT JOIN players p ON p.player = r.opener WHERE r.name = %s", key)
+        if not found:
+            return None
+        racers = self.read("SELECT r.player, r.filled, r.seconds, p.name FROM race_players r "
+                           "LEFT JOIN players p ON p.player = r.player WHERE r.race = %s", key)
+        return race_of(found[0], racers, self.player, chosen_name)
+
+    def races_to_rejoin(self) -> list[Race]:
+        names = self.read_or_none(
+            "SELECT r.name FROM races r JOIN race_players p ON p.race = r.name "
+            "WHERE p.player = %s AND r.started IS NOT NULL AND p.seconds IS NULL "
+            "AND r.opened > now() - %s ORDER BY r.opened DESC LIMIT 3", self.player, REJOIN_WITHIN)
+        return [race for (name,) in names if (race := self.race(name)) is not None]
 
     # Settings.
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 SCHEMA = """
 CREATE TABLE games (
@@ -58,6 +58,17 @@ CREATE TABLE carried (
 );
 CREATE TABLE players (id TEXT PRIMARY KEY, name TEXT NOT NULL);
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE races (
+    name TEXT PRIMARY KEY, opener TEXT NOT NULL, kind TEXT NOT NULL, code TEXT NOT NULL,
+    opened TEXT NOT NULL, started TEXT
+);
+CREATE TABLE race_players (
+    race TEXT NOT NULL REFERENCES races (name),
+    player TEXT NOT NULL,
+    filled INTEGER NOT NULL DEFAULT 0,
+    seconds REAL,
+    PRIMARY KEY (race, player)
+) WITHOUT ROWID;
 """ + "".join(f"{index};\n" for index in (
     "CREATE INDEX games_player ON games (player, outcome, kind)",
     "CREATE INDEX games_daily ON games (daily, outcome)",
@@ -69,7 +80,9 @@ damaged (could not be resumed); NULL while the game goes on. games.daily: the da
 sum: a checksum of the row's text (checksum()), so damage inside a record is found; NULL
 in rows an older kaldoku wrote. snapshots: a game's state after its first `seq` moves, as
 the session made it. carried: records kept by kaldoku 0.1.0, which saved no games.
-moves and snapshots belong to their game's player."""
+moves and snapshots belong to their game's player. races: a race's puzzle (a share code)
+and when it was opened and started; race_players: each racer's cells filled and, once
+finished, their time (seconds)."""
 
 MIGRATIONS: dict[int, tuple[str, ...]] = {
     1: ("ALTER TABLE games ADD COLUMN daily TEXT",),
@@ -89,11 +102,15 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
         "DROP TABLE settings_2",
         "DROP TABLE carried_2",
     ),
+    3: tuple(s for s in SCHEMA.split(";") if s.strip().startswith(
+        ("CREATE TABLE races", "CREATE TABLE race_players"))),
 }
 """The statements that bring a database of schema N to N + 1. Schema 1 marked no game as
-daily; schema 2 knew one player: everything it holds becomes the local player's."""
+daily; schema 2 knew one player: everything it holds becomes the local player's; schema 3
+had no races."""
 
-TABLES = ("games", "moves", "snapshots", "settings", "bank", "carried", "players", "meta")
+TABLES = ("games", "moves", "snapshots", "settings", "bank", "carried", "players", "meta",
+          "races", "race_players")
 
 
 class UnusableDatabase(Exception):

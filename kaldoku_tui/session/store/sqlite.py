@@ -19,7 +19,7 @@ import sqlite3
 import threading
 import time
 import uuid
-from datetime import date
+from datetime import date, datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Mapping, TypeVar
 
@@ -28,9 +28,9 @@ from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError
 from kaldoku_tui.session.store import base
 from kaldoku_tui.session.store.base import (
-    COUNTED, LOCAL, RECENT, GameDamaged, LegacyData, OpenGame, PastGame, Record, Resumed,
-    SavedGame, Standing, Store, StoreError, Unavailable, UnsafeDirectory, day, finite,
-    why,
+    COUNTED, LOCAL, RECENT, GameDamaged, LegacyData, OpenGame, PastGame, Race, Record, Resumed,
+    SavedGame, Standing, Store, StoreError, Unavailable, UnsafeDirectory, day, finite, now_iso,
+    REJOIN_WITHIN, race_key, race_name, race_of, why,
 )
 from kaldoku_tui.session.store.files import DB_FILE, check_directory, check_file, data_dir, set_aside
 from kaldoku_tui.session.store.journal import LAST_SEQ, SQLiteJournal, checksum
@@ -480,6 +480,64 @@ class SQLiteStore(Store):
         found = self.rows("SELECT id FROM players WHERE lower(name) = lower(?) LIMIT 1", name)
         return found[0][0] if found else None
 
+    # Races.
+
+    def race_open(self, kind: str, code: str) -> str:
+        def open_race(c: sqlite3.Connection) -> str:
+            while True:
+                name = race_name()
+                if not c.execute("SELECT 1 FROM races WHERE name = ?", (name,)).fetchone():
+                    break
+            c.execute("INSERT INTO races VALUES (?, ?, ?, ?, ?, NULL)",
+                      (name, self.player, kind, code, now_iso()))
+            c.execute("INSERT INTO race_players (race, player) VALUES (?, ?)", (name, self.player))
+            return name
+
+        return self.transact(open_race)
+
+    def race_join(self, name: str) -> Race | None:
+        key = race_key(name)
+        if key is None:
+            return None
+
+        def join(c: sqlite3.Connection) -> None:
+            c.execute("INSERT OR IGNORE INTO race_players (race, player) SELECT name, ? FROM races "
+                      "WHERE name = ? AND started IS NULL", (self.player, key))
+
+        self.transact(join)
+        race = self.race(key)
+        return race if race is not None and race.me is not None else None
+
+    def race_start(self, name: str) -> bool:
+        self.transact(lambda c: c.execute(
+            "UPDATE races SET started = ? WHERE name = ? AND opener = ? AND started IS NULL",
+            (now_iso(), race_key(name), self.player)))
+        race = self.race(name)
+        return race is not None and race.started
+
+    def race_progress(self, name: str, filled: int, seconds: float | None) -> None:
+        self.transact(lambda c: c.execute(
+            "UPDATE race_players SET filled = ?, seconds = coalesce(seconds, ?) "
+            "WHERE race = ? AND player = ?", (filled, seconds, race_key(name), self.player)))
+
+    def race(self, name: str) -> Race | None:
+        key = race_key(name)
+        found = self.rows("SELECT r.name, r.opener, r.kind, r.code, r.started, p.name FROM races r "
+                          "LEFT JOIN players p ON p.id = r.opener WHERE r.name = ?", key)
+        if not found:
+            return None
+        racers = self.rows("SELECT r.player, r.filled, r.seconds, p.name FROM race_players r "
+                           "LEFT JOIN players p ON p.id = r.player WHERE r.race = ?", key)
+        return race_of(found[0], racers, self.player, chosen_name)
+
+    def races_to_rejoin(self) -> list[Race]:
+        names = self.rows_or_none(
+            "SELECT r.name FROM races r JOIN race_players p ON p.race = r.name "
+            "WHERE p.player = ? AND r.started IS NOT NULL AND p.seconds IS NULL AND r.opened > ? "
+            "ORDER BY r.opened DESC LIMIT 3", self.player,
+            (datetime.now(timezone.utc) - REJOIN_WITHIN).isoformat(timespec="seconds"))
+        return [race for (name,) in names if (race := self.race(name)) is not None]
+
     # Settings.
 
     def settings(self) -> dict[str, Any]:
@@ -564,6 +622,11 @@ def saving_off_at_start(error: BaseException) -> str:
     """What to tell the player when the store cannot be written from the start."""
     when = "there is room" if getattr(error, "sqlite_errorname", "") == "SQLITE_FULL" else "it can"
     return f"Saving is off: {why(error)}. Your moves are kept and saved when {when}."
+
+
+def chosen_name(player: str, chosen: str | None) -> str:
+    """The name `player` is shown by: the one chosen, else the default."""
+    return chosen if isinstance(chosen, str) and chosen else default_name(player)
 
 
 def default_name(player: str) -> str:
