@@ -182,7 +182,7 @@ class KaldokuApp(App, inherit_bindings=False):
         if not game.is_attached:
             return
         message, now = game.message, time.monotonic()
-        if not (game.passing or message in ("", self.race_said)):
+        if not (game.status.passing or message in ("", self.race_said)):
             if message != self.news[0]:
                 self.news = (message, now)
             if now - self.news[1] < RACE_NEWS_HOLD:
