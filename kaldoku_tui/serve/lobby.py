@@ -24,20 +24,11 @@ from textual.widgets.option_list import Option
 
 from kaldoku_tui.engine.daily import daily_kind, daily_puzzle, utc_day
 from kaldoku_tui.engine.kinds import GameKind
-from kaldoku_tui.session.store import RACE_DAILY, Race, Store, StoreError
+from kaldoku_tui.session.store import RACE_DAILY, Race, Standing, Store, StoreError
 from kaldoku_tui.terminal import shown
 
 NAME_LIMIT = 20
 LEADERS = 10
-
-
-@dataclass(frozen=True)
-class Standing:
-    """One line of the daily leaderboard."""
-
-    rank: int
-    name: str
-    seconds: float
 
 
 @dataclass(frozen=True)
@@ -108,12 +99,12 @@ def lobby_view(store, kind: GameKind, today: date | None = None, race: str | Non
     chosen = store.display_name()
     name = chosen if store.name_holder(chosen) == store.player else None
     board = store.daily_leaderboard(today, count=1000)
-    leaders = tuple(Standing(s.rank, s.name, s.time) for s in board)
+    leaders = tuple(board)
     mine = next((s for s in leaders if name is not None and s.name == name), None)
     records = tuple(f"{kind.describe()}: won {r.won} of {r.played}"
                     + (f", best {minutes(r.best)}" if r.best is not None else "")
                     for kind, r in store.records())
-    fastest = tuple(Standing(s.rank, s.name, s.time) for s in store.kind_leaderboard(kind, count=LEADERS))
+    fastest = tuple(store.kind_leaderboard(kind, count=LEADERS))
     return LobbyView(name, in_progress, today, daily_kind(today).describe(), leaders[:LEADERS], mine,
                      kind.describe(), fastest, records, rejoin, race_table)
 
@@ -321,7 +312,7 @@ class LobbyApp(App[list[str] | None]):
             lines += [*view.race_table, ""]
         lines += [f"Daily {view.today}, no help:", *board(view.leaders)]
         if view.mine is not None:
-            lines.append(f"  your rank: {view.mine.rank} ({minutes(view.mine.seconds)})")
+            lines.append(f"  your rank: {view.mine.rank} ({minutes(view.mine.time)})")
         lines += ["", f"Fastest {view.kind}:", *board(view.fastest)]
         lines += ["", "My records:", *(f"  {line}" for line in view.records or ("no game finished yet",))]
         return "\n".join(lines)
@@ -359,7 +350,7 @@ class LobbyApp(App[list[str] | None]):
 
 
 def board(standings: tuple[Standing, ...]) -> list[str]:
-    return [f"{s.rank:>3}. {shown(s.name, NAME_LIMIT):<{NAME_LIMIT}} {minutes(s.seconds):>6}"
+    return [f"{s.rank:>3}. {shown(s.name, NAME_LIMIT):<{NAME_LIMIT}} {minutes(s.time):>6}"
             for s in standings] or ["  nobody yet"]
 
 
