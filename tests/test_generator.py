@@ -11,12 +11,13 @@ from kaldoku_tui.terminal import in_ascii
 from kaldoku_tui.engine.cages import (DOMINOES_IN_FOUR, MAX_CELLS, allowed_ops, make_cages, random_blocks,
                                       singles_allowed, split_cage)
 from kaldoku_tui.engine.check import is_solved
-from kaldoku_tui.engine.generator import MUL_DOMINOES_IN_FOUR, candidate, generate, repair
+from kaldoku_tui.engine.generator import MUL_DOMINOES_IN_FOUR, _harden, candidate, generate, repair, unique
+from kaldoku_tui.engine.kinds import OP_SETS
 from kaldoku_tui.engine.latin import random_latin_square
 from kaldoku_tui.engine.puzzle import Cage, Puzzle, PuzzleError, _connected, combine, to_grid
-from kaldoku_tui.engine.solver import candidates, rival
+from kaldoku_tui.engine.solver import candidates, closure, rival
 from kaldoku_tui.engine.steps import Marks, digits_of
-from kaldoku_tui.engine.techniques import layout, propagate
+from kaldoku_tui.engine.techniques import human_solve, layout, propagate
 
 
 def count_by_backtracking(puzzle, limit=2):
@@ -302,3 +303,28 @@ def test_the_fast_solvers_propagation_is_tiers_one_and_two(ops):
         propagate(marks, 2, quick=True)
         human = {(i // size, i % size): tuple(digits_of(mask)) for i, mask in enumerate(marks.cand)}
         assert candidates(puzzle) == human, puzzle
+
+
+@pytest.mark.parametrize("ops, tier", [("mul", 3), ("addmul", 4)])
+def test_a_candidate_too_easy_is_hardened_by_merging_cages_while_it_stays_unique(ops, tier):
+    """A unique 5×5 candidate that tiers below `tier` solve becomes, by merges alone, one
+    they do not solve, still with its one solution (the tests' own counter)."""
+    rng = random.Random(5)
+    hardened = []
+    while len(hardened) < 2:
+        made = unique(candidate(5, rng, ops), rng, ops)
+        if made is None or not human_solve(made[0], max_tier=tier - 1).solved:
+            continue
+        easy, settled = made
+        found = _harden(easy, settled, tier, rng, ops)
+        if found is None:
+            continue
+        puzzle, closed = found
+        hardened.append(puzzle)
+        assert count_by_backtracking(puzzle) == [easy.solution]
+        assert not human_solve(puzzle, max_tier=tier - 1).solved
+        assert closed == closure(puzzle)
+        for cage in puzzle.cages:  # each cage is whole cages of the easy puzzle
+            parts = {easy.cage_index(cell) for cell in cage.cells}
+            assert sum(len(easy.cages[k].cells) for k in parts) == len(cage.cells)
+            assert cage.op in OP_SETS[ops] or (cage.op == "=" and len(cage.cells) == 1)
