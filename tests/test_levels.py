@@ -116,15 +116,6 @@ def test_cli_grade_bad_input_exits_2(tmp_path, capsys):
     assert err.startswith("kaldoku: error:") and err.count("\n") == 1
 
 
-NOT_YET_MADE = {GameKind(4, "mul", "extreme"), GameKind(4, "mul", "unreasonable"), GameKind(5, "mul", "extreme"),
-                GameKind(5, "mul", "unreasonable"), GameKind(4, "addmul", "extreme"),
-                GameKind(5, "addmul", "unreasonable")}
-"""Kinds offered that the generator seldom finds (at most one single cell, and the line
-product rule solves most × only puzzles at hard): it gives up after MAX_CANDIDATES on
-most seeds. 5×5 × only extreme exists (7 of 40 of Keen's grade so here); the engine
-report says what would close the gap."""
-
-
 def every_kind_case(kind: GameKind):
     """A kind as a test case; the slow ones (a second or more each under load, and the plain
     counters take seconds from 7×7 up) run in the long run only."""
@@ -135,7 +126,7 @@ def every_kind_case(kind: GameKind):
 
 
 @pytest.mark.parametrize("kind", [every_kind_case(kind) for kind in
-                                  (*(k for k in offered_kinds() if k not in NOT_YET_MADE),
+                                  (*offered_kinds(),
                                    *(GameKind(n, ops) for n in SIZES for ops in OP_SETS))])
 def test_every_kind_offered_is_made_at_its_level_with_one_solution(kind):
     """One seed of every kind offered: its level by the grader, its one solution by the
