@@ -3,6 +3,8 @@
 A candidate is a random latin square cut into Keen-style cages. A judge says whether
 it is good enough (for now: unique); when it is not, a repair splits a cage the two
 found solutions disagree on, which only adds constraints, and the judge looks again.
+A unique candidate too easy for the level asked has, where HARDENED_OPS says, two
+neighbouring cages merged at a time while it stays unique, which only loosens it.
 Everything random comes from one `random.Random(seed)`, so a seed, size and options
 give the same puzzle on every machine.
 """
@@ -203,7 +205,8 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
     cage with open cells is split (largest first) and both solves resume, since a split
     only adds constraints and every deduction made stays true. Where a split would
     leave too many single cells, a cage gets a clue that fewer fillings meet instead,
-    and the solves start over. Tiers 1 and 2 together are the fast solver's
+    and the solves start over. With HARDENED_OPS, a candidate too easy from the start
+    first has cages merged (`_harden`) rather than being thrown away. Tiers 1 and 2 together are the fast solver's
     propagation, which stands in for them: for the capped solve at tier 3, and for
     the whole of tier 2 (`_normal`).
     """
