@@ -318,36 +318,47 @@ def _harden(
     puzzle: Puzzle, settled: list[int], tier: int, rng: random.Random, ops: str
 ) -> tuple[Puzzle, list[int]] | None:
     """`puzzle` (with one solution, and `settled` its `closure`) with two neighbouring
-    cages at a time merged into one, each merge kept only when the puzzle stays unique,
-    until tiers below `tier` no longer solve it; with its closure. None when no merge
-    that keeps it unique is left before that. A merge only loosens the puzzle, so the
-    uniqueness search is the judge; wider cages ask for harder deductions."""
+    cages at a time merged into one, each merge kept only when the puzzle stays unique
+    and (below tier 5) tier `tier` still solves it, until tiers below `tier` no longer
+    do; with its closure. None when no such merge is left before that. A merge only
+    loosens the puzzle, so the uniqueness search is the judge; wider cages ask for
+    harder deductions."""
     solution = puzzle.solution
     assert solution is not None  # generated puzzles carry their solution
-    while _solved_below(puzzle, settled, tier):
+    level = _against(puzzle, settled, tier)
+    while level < 0:
         for first, second in _merges(puzzle, rng):
             rest = [cage for cage in puzzle.cages if cage is not first and cage is not second]
             merged = make_cages([tuple(sorted(first.cells + second.cells))], solution, rng, ops, rest)
             looser = Puzzle.trusted(puzzle.size, rest + merged, solution)
             closed, other = rival(looser, solution)
-            if other is None:
-                puzzle, settled = looser, closed
+            if other is None and (looser_level := _against(looser, closed, tier)) <= 0:
+                puzzle, settled, level = looser, closed, looser_level
                 break
         else:
             return None
     return puzzle, settled
 
 
-def _solved_below(puzzle: Puzzle, settled: list[int], tier: int) -> bool:
-    """Whether tiers below `tier` solve `puzzle`, whose `closure` (tiers 1 and 2) is `settled`."""
+def _against(puzzle: Puzzle, settled: list[int], tier: int) -> int:
+    """-1 when tiers below `tier` solve `puzzle` (whose `closure`, tiers 1 and 2, is
+    `settled`); 1 when tier `tier` (3 or 4) does not; else 0. An unreasonable puzzle
+    that a trial cannot finish is left to the splits in `leveled`: it is rare, and
+    looking costs the most."""
     if _finished(settled):
-        return True
-    if tier <= 3:
-        return False
+        return -1
+    if tier <= 2:
+        return 0
     marks = Marks.start(layout(puzzle))
     marks.keep(settled)
-    propagate(marks, tier - 1, quick=True)
-    return marks.solved
+    if tier > 3:
+        propagate(marks, tier - 1, quick=True)
+        if marks.solved:
+            return -1
+        if tier == 5:
+            return 0
+    propagate(marks, tier, quick=True)
+    return 0 if marks.solved else 1
 
 
 def _merges(puzzle: Puzzle, rng: random.Random) -> list[tuple[Cage, Cage]]:
