@@ -55,6 +55,13 @@ one extreme in 3,000 random cagings). With all four operations shown, the candid
 often enough that merging cost more than it saved (8×8 extreme 0.15 → 0.31 s median)."""
 
 
+JUDGED_MERGES_UP_TO = 6
+"""The largest size at which a merge that makes the puzzle too hard for hard or extreme
+is passed over; above it the splits of `leveled` undo it. Judging costs a solve at the
+level for every merge kept, which paid at 6×6 × only extreme (median 0.63 → 0.39 s over 20
+seeds) but not above (7×7 + × extreme p99 1.5 → 4.1 s; 9×9 + × extreme's first seed over 40 s)."""
+
+
 class Stopped(Exception):
     """Generation given up because its caller no longer wants the puzzle."""
 
@@ -319,20 +326,21 @@ def _harden(
 ) -> tuple[Puzzle, list[int]] | None:
     """`puzzle` (with one solution, and `settled` its `closure`) with two neighbouring
     cages at a time merged into one, each merge kept only when the puzzle stays unique
-    and (below tier 5) tier `tier` still solves it, until tiers below `tier` no longer
-    do; with its closure. None when no such merge is left before that. A merge only
-    loosens the puzzle, so the uniqueness search is the judge; wider cages ask for
-    harder deductions."""
+    and (below tier 5, up to JUDGED_MERGES_UP_TO) tier `tier` still solves it, until
+    tiers below `tier` no longer do; with its closure. None when no such merge is left
+    before that. A merge only loosens the puzzle, so the uniqueness search is the judge;
+    wider cages ask for harder deductions."""
     solution = puzzle.solution
     assert solution is not None  # generated puzzles carry their solution
-    level = _against(puzzle, settled, tier)
+    judged = puzzle.size <= JUDGED_MERGES_UP_TO
+    level = _against(puzzle, settled, tier, judged)
     while level < 0:
         for first, second in _merges(puzzle, rng):
             rest = [cage for cage in puzzle.cages if cage is not first and cage is not second]
             merged = make_cages([tuple(sorted(first.cells + second.cells))], solution, rng, ops, rest)
             looser = Puzzle.trusted(puzzle.size, rest + merged, solution)
             closed, other = rival(looser, solution)
-            if other is None and (looser_level := _against(looser, closed, tier)) <= 0:
+            if other is None and (looser_level := _against(looser, closed, tier, judged)) <= 0:
                 puzzle, settled, level = looser, closed, looser_level
                 break
         else:
@@ -340,11 +348,11 @@ def _harden(
     return puzzle, settled
 
 
-def _against(puzzle: Puzzle, settled: list[int], tier: int) -> int:
+def _against(puzzle: Puzzle, settled: list[int], tier: int, judged: bool) -> int:
     """-1 when tiers below `tier` solve `puzzle` (whose `closure`, tiers 1 and 2, is
-    `settled`); 1 when tier `tier` (3 or 4) does not; else 0. An unreasonable puzzle
-    that a trial cannot finish is left to the splits in `leveled`: it is rare, and
-    looking costs the most."""
+    `settled`); when `judged`, 1 when tier `tier` (3 or 4) does not; else 0. An
+    unreasonable puzzle that a trial cannot finish is left to the splits in `leveled`:
+    it is rare, and looking costs the most."""
     if _finished(settled):
         return -1
     if tier <= 2:
@@ -355,8 +363,8 @@ def _against(puzzle: Puzzle, settled: list[int], tier: int) -> int:
         propagate(marks, tier - 1, quick=True)
         if marks.solved:
             return -1
-        if tier == 5:
-            return 0
+    if tier == 5 or not judged:
+        return 0
     propagate(marks, tier, quick=True)
     return 0 if marks.solved else 1
 
