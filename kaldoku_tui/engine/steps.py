@@ -8,10 +8,11 @@ rest of the cell's row and column, as a player crosses it off.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
-from kaldoku_tui.engine.fillings import Filling, fillings
+from kaldoku_tui.engine.fillings import CageTooLarge, Filling, fillings
 from kaldoku_tui.engine.puzzle import Cage, Cell, Grid, Puzzle, cell_name
+from kaldoku_tui.engine.solver import cage_propagation
 
 
 
@@ -79,6 +80,18 @@ class Layout:
         ]
         self.cage_cells: list[list[int]] = [[r * n + c for r, c in cage.cells] for cage in puzzle.cages]
         self.cage_of: list[int] = [puzzle.cage_index((i // n, i % n)) for i in range(n * n)]
+        self._propagation: Callable[[list[int]], bool] | None = None
+
+    def propagation(self) -> Callable[[list[int]], bool] | None:
+        """The fast solver's singles and cage fillings cell by cell on this puzzle
+        (`solver.cage_propagation`), made once; None when a cage has too many fillings
+        to list, which the slower way reports where it meets the cage."""
+        if self._propagation is None:
+            try:
+                self._propagation = cage_propagation(self.puzzle)
+            except CageTooLarge:
+                return None
+        return self._propagation
 
     def fillings(self, k: int) -> tuple[Filling, ...]:
         """Every filling of cage `k`, ignoring the rest of the board (remembered by `fillings`)."""
@@ -193,6 +206,28 @@ class Marks:
                 for pos, d in enumerate(f):
                     spots[pos] |= 1 << d
             found = self._fits[key] = tuple(spots)
+        return found
+
+    def always(self, k: int, groups: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
+        """For each group of positions in cage `k`, the digits that every filling still
+        allowed puts in one of those positions (a non-empty cage_line of each line)."""
+        masks = tuple(self.cand[i] for i in self.layout.cage_cells[k])
+        key = (k, masks, groups)
+        found = self._fits.get(key)
+        if found is None:
+            fits = self.fits(k, masks)
+            every = []
+            for positions in groups:
+                always = self.layout.full
+                for f in fits:
+                    here = 0
+                    for pos in positions:
+                        here |= 1 << f[pos]
+                    always &= here
+                    if not always:
+                        break
+                every.append(always)
+            found = self._fits[key] = tuple(every)
         return found
 
     def apply(self, step: Step) -> None:

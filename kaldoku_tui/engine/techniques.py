@@ -160,6 +160,16 @@ def settle(marks: Marks, max_tier: int) -> None:
     lay = marks.layout
     cand, placed = marks.cand, marks.placed
     by_cell = max_tier >= 2
+    narrow = lay.propagation() if by_cell else None
+    if narrow is not None:
+        # The fast solver's propagation is these rules, and reaches the same board: the
+        # one where each cell left with one digit is placed.
+        if not narrow(cand):
+            raise Contradiction("singles and cage fillings leave no way to fill the board")
+        for i, mask in enumerate(cand):
+            if not mask & (mask - 1):
+                placed[i] = True
+        return
     done = placed_in_lines(marks)
     for i, (row, col) in enumerate(lay.lines_of):
         if not placed[i] and cand[i] & (done[row] | done[col]):
@@ -265,7 +275,22 @@ def _quick_trials(marks: Marks) -> list[Step | None]:
         raise Contradiction("the candidates contradict the clues")
     if found:
         return [make("trial", 5, "", "", marks, removes=found)]
-    return [next(iter(trial(marks)), None)]
+    return [next(_trials(marks, _held_solution(marks)), None)]
+
+
+def _held_solution(marks: Marks) -> Grid | None:
+    """The solution the puzzle carries, when the board still holds all of its digits
+    (a board the clues alone narrowed always does); None otherwise. A trial of one of
+    its digits never ends in a contradiction: at 9×9 unreasonable most of the time
+    went into following such trials to the end."""
+    solution = marks.layout.puzzle.solution
+    if solution is None:
+        return None
+    n = marks.layout.size
+    cand = marks.cand
+    if all(cand[r * n + c] >> d & 1 for r, row in enumerate(solution) for c, d in enumerate(row)):
+        return solution
+    return None
 
 
 # Building steps.
@@ -517,24 +542,20 @@ def cage_positions(m: Marks) -> Iterator[Step]:
 def cage_line(m: Marks) -> Iterator[Step]:
     """A digit every filling puts in one line inside the cage is in no other cell of that line."""
     lay = m.layout
+    cand, placed = m.cand, m.placed
     for k, (cells, lines) in enumerate(zip(lay.cage_cells, _cage_lines(lay))):
-        if not unplaced(m, cells):
+        if all(placed[i] for i in cells):
             continue
         found = None
-        for line, positions, outside in lines:
-            others = unplaced(m, outside)
+        for g, (line, positions, outside) in enumerate(lines):
+            others = [j for j in outside if not placed[j]]
             if not others:
                 continue
-            found = found if found is not None else cage_fits(m, k)
-            always = lay.full
-            for f in found:
-                here = 0
-                for pos in positions:
-                    here |= bit(f[pos])
-                always &= here
-                if not always:
-                    break
-            removes = {j: m.cand[j] & always for j in others if m.cand[j] & always}
+            if found is None:
+                found = cage_fits(m, k)
+                in_lines = m.always(k, tuple(p for _, p, _ in lines))
+            always = in_lines[g]
+            removes = {j: cand[j] & always for j in others if cand[j] & always}
             if removes:
                 ds = digits_of(always)
                 reason = lambda: (  # worded only when asked, while this step is current
@@ -546,14 +567,14 @@ def cage_line(m: Marks) -> Iterator[Step]:
 
 
 @lru_cache(maxsize=16)
-def _cage_lines(lay: Layout) -> list[list[tuple[int, list[int], list[int]]]]:
+def _cage_lines(lay: Layout) -> list[list[tuple[int, tuple[int, ...], list[int]]]]:
     """For each cage of two or more cells, each line through it with the cage's
     positions on that line and the line's cells outside the cage; cage_line asks for
     them on every pass."""
     found = []
     for cells in lay.cage_cells:
         lines = sorted({line for i in cells for line in lay.lines_of[i]}) if len(cells) > 1 else []
-        found.append([(line, [pos for pos, i in enumerate(cells) if line in lay.lines_of[i]],
+        found.append([(line, tuple(pos for pos, i in enumerate(cells) if line in lay.lines_of[i]),
                        [j for j in lay.lines[line] if j not in cells]) for line in lines])
     return found
 
@@ -572,47 +593,67 @@ def subsets(size: int, hidden: bool) -> Technique:
 
     def find(m: Marks) -> Iterator[Step]:
         lay = m.layout
+        cand, placed = m.cand, m.placed
         for line, cells in enumerate(lay.lines):
-            open_cells = unplaced(m, cells)
+            open_cells = [i for i in cells if not placed[i]]
             if len(open_cells) <= size:
                 continue
-            if not hidden:
-                small = [i for i in open_cells if m.cand[i].bit_count() <= size]
-                for group in combinations(small, size):
-                    union = 0
-                    for i in group:
-                        union |= m.cand[i]
-                    if union.bit_count() != size:
-                        continue
-                    others = [j for j in open_cells if j not in group]
-                    removes = {j: m.cand[j] & union for j in others if m.cand[j] & union}
-                    if removes:
-                        reason = lambda: (
-                            f"In {lay.line_name(line)}, {say_cells(lay.cell(i) for i in group)} hold "
-                            f"only {say_digits(digits_of(union))} between them: those digits go there")
-                        yield make(technique, 3, lay.line_name(line), reason, m,
-                                   removes=removes, cells=group, lines=[line])
-                continue
-            where = {}
-            for d in range(1, lay.size + 1):
-                spots = [i for i in open_cells if m.cand[i] >> d & 1]
-                if 2 <= len(spots) <= size:
-                    where[d] = spots
-            for ds in combinations(sorted(where), size):
-                spots = sorted({i for d in ds for i in where[d]})
-                if len(spots) != size:
-                    continue
-                keep = sum(bit(d) for d in ds)
-                removes = {i: m.cand[i] & ~keep for i in spots if m.cand[i] & ~keep}
-                if removes:
+            found = _line_subsets(lay.size, size, hidden, tuple(cand[i] for i in open_cells))
+            for group, digits, removes in found:
+                spots = [open_cells[pos] for pos in group]
+                removes = {open_cells[pos]: mask for pos, mask in removes}
+                if not hidden:
                     reason = lambda: (
-                        f"In {lay.line_name(line)}, {say_digits(ds)} fit only "
+                        f"In {lay.line_name(line)}, {say_cells(lay.cell(i) for i in spots)} hold "
+                        f"only {say_digits(digits_of(digits))} between them: those digits go there")
+                else:
+                    reason = lambda: (
+                        f"In {lay.line_name(line)}, {say_digits(digits_of(digits))} fit only "
                         f"{say_cells(lay.cell(i) for i in spots)}: those cells take them and hold nothing else")
-                    yield make(technique, 3, lay.line_name(line), reason, m,
-                               removes=removes, cells=spots, lines=[line])
+                yield make(technique, 3, lay.line_name(line), reason, m,
+                           removes=removes, cells=spots, lines=[line])
 
     find.__name__ = technique
     return find
+
+
+@lru_cache(maxsize=1 << 16)
+def _line_subsets(
+    n: int, size: int, hidden: bool, cands: tuple[int, ...]
+) -> tuple[tuple[tuple[int, ...], int, tuple[tuple[int, int], ...]], ...]:
+    """The naked (or hidden) subsets of `size` among a line's open cells, whose candidates
+    are `cands`, that remove digits: for each, the positions of its cells, its digits as a
+    mask, and the digits it removes by position. Remembered: a solve looks at the same
+    lines again on every pass."""
+    found = []
+    positions = range(len(cands))
+    if not hidden:
+        small = [pos for pos in positions if cands[pos].bit_count() <= size]
+        for group in combinations(small, size):
+            union = 0
+            for pos in group:
+                union |= cands[pos]
+            if union.bit_count() != size:
+                continue
+            removes = tuple((pos, cands[pos] & union) for pos in positions
+                            if pos not in group and cands[pos] & union)
+            if removes:
+                found.append((group, union, removes))
+        return tuple(found)
+    where = {}
+    for d in range(1, n + 1):
+        spots = [pos for pos in positions if cands[pos] >> d & 1]
+        if 2 <= len(spots) <= size:
+            where[d] = spots
+    for ds in combinations(sorted(where), size):
+        group = tuple(sorted({pos for d in ds for pos in where[d]}))
+        if len(group) != size:
+            continue
+        keep = sum(bit(d) for d in ds)
+        removes = tuple((pos, cands[pos] & ~keep) for pos in group if cands[pos] & ~keep)
+        if removes:
+            found.append((group, keep, removes))
+    return tuple(found)
 
 
 def line_rule(m: Marks) -> Iterator[Step]:
@@ -854,10 +895,20 @@ def _say_chain(lay: Layout, chain) -> str:
 
 def trial(m: Marks) -> Iterator[Step]:
     """Assume a digit, follow tiers 1-4, and reach a contradiction: the digit is wrong."""
+    return _trials(m, None)
+
+
+def _trials(m: Marks, known: Grid | None) -> Iterator[Step]:
+    """`trial`'s steps, not trying the digits of `known`: a solution of the puzzle that
+    the board still holds, whose digits every sound deduction leaves in place, so that
+    no trial of one of them can end in a contradiction."""
     lay = m.layout
+    n = lay.size
     order = sorted((bin(mask).count("1"), i) for i, mask in enumerate(m.cand) if not m.placed[i])
     for _, i in order:
         for d in digits_of(m.cand[i]):
+            if known is not None and known[i // n][i % n] == d:
+                continue
             attempt = m.copy()
             steps: list[Step] = []
             try:
