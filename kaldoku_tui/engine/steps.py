@@ -189,6 +189,9 @@ class Marks:
             if len(masks) == 2:
                 first, second = masks
                 found = [f for f in source if first >> f[0] & 1 and second >> f[1] & 1]
+            elif len(masks) == 3:
+                first, second, third = masks
+                found = [f for f in source if first >> f[0] & 1 and second >> f[1] & 1 and third >> f[2] & 1]
             else:
                 found = [f for f in source if all(m >> d & 1 for m, d in zip(masks, f))]
             self._fits[key] = found

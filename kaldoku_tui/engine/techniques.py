@@ -543,19 +543,20 @@ def cage_line(m: Marks) -> Iterator[Step]:
     """A digit every filling puts in one line inside the cage is in no other cell of that line."""
     lay = m.layout
     cand, placed = m.cand, m.placed
-    for k, (cells, lines) in enumerate(zip(lay.cage_cells, _cage_lines(lay))):
+    for k, (cells, (groups, lines)) in enumerate(zip(lay.cage_cells, _cage_lines(lay))):
         if all(placed[i] for i in cells):
             continue
         found = None
-        for g, (line, positions, outside) in enumerate(lines):
-            others = [j for j in outside if not placed[j]]
-            if not others:
-                continue
+        for g, (line, outside) in enumerate(lines):
             if found is None:
+                if all(placed[j] for j in outside):
+                    continue
                 found = cage_fits(m, k)
-                in_lines = m.always(k, tuple(p for _, p, _ in lines))
+                in_lines = m.always(k, groups)
+                if not any(in_lines):
+                    break
             always = in_lines[g]
-            removes = {j: cand[j] & always for j in others if cand[j] & always}
+            removes = {j: cand[j] & always for j in outside if not placed[j] and cand[j] & always}
             if removes:
                 ds = digits_of(always)
                 reason = lambda: (  # worded only when asked, while this step is current
@@ -567,15 +568,15 @@ def cage_line(m: Marks) -> Iterator[Step]:
 
 
 @lru_cache(maxsize=16)
-def _cage_lines(lay: Layout) -> list[list[tuple[int, tuple[int, ...], list[int]]]]:
-    """For each cage of two or more cells, each line through it with the cage's
-    positions on that line and the line's cells outside the cage; cage_line asks for
-    them on every pass."""
+def _cage_lines(lay: Layout) -> list[tuple[tuple[tuple[int, ...], ...], list[tuple[int, list[int]]]]]:
+    """For each cage of two or more cells, each line through it: the cage's positions
+    on that line, and the line with its cells outside the cage; cage_line asks for them
+    on every pass."""
     found = []
     for cells in lay.cage_cells:
         lines = sorted({line for i in cells for line in lay.lines_of[i]}) if len(cells) > 1 else []
-        found.append([(line, tuple(pos for pos, i in enumerate(cells) if line in lay.lines_of[i]),
-                       [j for j in lay.lines[line] if j not in cells]) for line in lines])
+        found.append((tuple(tuple(pos for pos, i in enumerate(cells) if line in lay.lines_of[i]) for line in lines),
+                      [(line, [j for j in lay.lines[line] if j not in cells]) for line in lines]))
     return found
 
 
@@ -599,9 +600,9 @@ def subsets(size: int, hidden: bool) -> Technique:
             if len(open_cells) <= size:
                 continue
             found = _line_subsets(lay.size, size, hidden, tuple(cand[i] for i in open_cells))
-            for group, digits, removes in found:
+            for group, digits, removed in found:
                 spots = [open_cells[pos] for pos in group]
-                removes = {open_cells[pos]: mask for pos, mask in removes}
+                removes = {open_cells[pos]: mask for pos, mask in removed}
                 if not hidden:
                     reason = lambda: (
                         f"In {lay.line_name(line)}, {say_cells(lay.cell(i) for i in spots)} hold "
@@ -680,7 +681,8 @@ def _windows(lay: Layout) -> list[tuple[list[int], list[int], str, list[int]]]:
             for base in (0, n):
                 lines = list(range(base + first, base + first + width))
                 window = sorted(i for line in lines for i in lay.lines[line])
-                inside = [k for k, cells in enumerate(lay.cage_cells) if set(window).issuperset(cells)]
+                within = set(window)
+                inside = [k for k, cells in enumerate(lay.cage_cells) if within.issuperset(cells)]
                 for op in ("+", "*"):
                     if any(cages[k].op == op for k in inside):
                         found.append((lines, window, op, [k for k in inside if cages[k].op in (op, "=")]))
@@ -789,14 +791,14 @@ def fish(size: int) -> Technique:
         lay = m.layout
         n = lay.size
         done = placed_in_lines(m)
+        by_line = [_places_of_digits(n, tuple(m.cand[i] for i in cells)) for cells in lay.lines]
         for base, cross in ((0, n), (n, 0)):
             for d in range(1, n + 1):
                 spots = {}
                 for line in range(base, base + n):
-                    cells = lay.lines[line]
                     if done[line] >> d & 1:
                         continue
-                    where = [pos for pos, i in enumerate(cells) if m.cand[i] >> d & 1]
+                    where = by_line[line][d]
                     if 2 <= len(where) <= size:
                         spots[line] = where
                 for group in combinations(sorted(spots), size):
@@ -821,6 +823,13 @@ def fish(size: int) -> Technique:
 
     find.__name__ = technique
     return find
+
+
+@lru_cache(maxsize=1 << 16)
+def _places_of_digits(n: int, cands: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """For each digit 0..n, the positions in a line whose candidates are `cands` that
+    hold it. Remembered: fish look at every line for every digit on every pass."""
+    return tuple(tuple(pos for pos, mask in enumerate(cands) if mask >> d & 1) for d in range(n + 1))
 
 
 def forcing_chain(m: Marks) -> Iterator[Step]:
