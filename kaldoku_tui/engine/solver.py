@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
 from math import prod
-from operator import and_
 from typing import Callable
 
+from kaldoku_tui.engine.arithmetic import Shape, shape_of
 from kaldoku_tui.engine.fillings import fillings
 from kaldoku_tui.engine.puzzle import Cage, Cell, Grid, Puzzle
 
@@ -203,11 +203,16 @@ def _settle(layout: _Layout, values: Values | None = None) -> tuple[Values, Opti
     return values, options
 
 
-@lru_cache(maxsize=4096)
 def _bit_table(n: int, cage: Cage) -> tuple[tuple[int, ...], Table]:
-    """The fillings of `cage` as one-bit masks, with their unions; a generator asks for the
-    same cages often."""
-    table = _as_bits(fillings(n, cage))
+    """The fillings of `cage` as one-bit masks, with their unions."""
+    return _form_bits(n, shape_of(cage.cells), cage.op, cage.target)
+
+
+@lru_cache(maxsize=4096)
+def _form_bits(n: int, shape: Shape, op: str, target: int) -> tuple[tuple[int, ...], Table]:
+    """_bit_table by the cage's form: a generator asks for cages of the same form again
+    and again, in every place on the board."""
+    table = _as_bits(fillings(n, Cage(shape, op, target)))
     return _unions(table), table
 
 
@@ -279,7 +284,7 @@ def _propagate(layout: _Layout, values: Values, options: Options, changed: set[i
             masks = [values[i] for i in cells]
             for allowed, v in zip(unions, masks):
                 if allowed & ~v:
-                    table = _kept(table, masks)
+                    table = _kept(table, unions, masks)
                     if not table:
                         return False
                     unions = _unions(table)
@@ -311,12 +316,17 @@ def _propagate(layout: _Layout, values: Values, options: Options, changed: set[i
     return True
 
 
-def _kept(table: Table, masks: list[int]) -> Table:
-    """The fillings in `table` that the cells' candidates `masks` allow, in their order."""
+def _kept(table: Table, unions: tuple[int, ...], masks: list[int]) -> Table:
+    """The fillings in `table` (whose digits by position are `unions`) that the cells'
+    candidates `masks` allow, in their order."""
     if len(masks) == 3:
         a, b, c = masks
         return tuple([f for f in table if f[0] & a and f[1] & b and f[2] & c])
-    return tuple([f for f in table if all(map(and_, f, masks))])
+    kept = list(table)
+    for pos, (allowed, v) in enumerate(zip(unions, masks)):
+        if allowed & ~v:
+            kept = [f for f in kept if f[pos] & v]
+    return tuple(kept)
 
 
 def _narrow_cage(layout: _Layout, k: int, values: Values, options: Options, changed: set[int]) -> bool:
@@ -335,7 +345,7 @@ def _narrow_cage(layout: _Layout, k: int, values: Values, options: Options, chan
     unions, table = entry
     masks = [values[i] for i in cells]
     if any(allowed & ~v for allowed, v in zip(unions, masks)):
-        table = _kept(table, masks)
+        table = _kept(table, unions, masks)
         if not table:
             return False
         unions = _unions(table)

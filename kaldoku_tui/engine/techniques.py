@@ -575,8 +575,9 @@ def _cage_lines(lay: Layout) -> list[tuple[tuple[tuple[int, ...], ...], list[tup
     found = []
     for cells in lay.cage_cells:
         lines = sorted({line for i in cells for line in lay.lines_of[i]}) if len(cells) > 1 else []
+        members = set(cells)
         found.append((tuple(tuple(pos for pos, i in enumerate(cells) if line in lay.lines_of[i]) for line in lines),
-                      [(line, [j for j in lay.lines[line] if j not in cells]) for line in lines]))
+                      [(line, [j for j in lay.lines[line] if j not in members]) for line in lines]))
     return found
 
 
@@ -675,14 +676,20 @@ def _windows(lay: Layout) -> list[tuple[list[int], list[int], str, list[int]]]:
     (or single cells) wholly inside; only runs holding such a cage of the operation."""
     n = lay.size
     cages = lay.puzzle.cages
+    # Each cage's first and last row, and first and last column.
+    spans = [(min(i // n for i in cells), max(i // n for i in cells), min(i % n for i in cells),
+              max(i % n for i in cells)) for cells in lay.cage_cells]
     found = []
     for width in (1, 2):
         for first in range(n - width + 1):
             for base in (0, n):
                 lines = list(range(base + first, base + first + width))
                 window = sorted(i for line in lines for i in lay.lines[line])
-                within = set(window)
-                inside = [k for k, cells in enumerate(lay.cage_cells) if within.issuperset(cells)]
+                end = first + width
+                if base == 0:
+                    inside = [k for k, (top, bottom, _, _) in enumerate(spans) if first <= top and bottom < end]
+                else:
+                    inside = [k for k, (_, _, left, right) in enumerate(spans) if first <= left and right < end]
                 for op in ("+", "*"):
                     if any(cages[k].op == op for k in inside):
                         found.append((lines, window, op, [k for k in inside if cages[k].op in (op, "=")]))
