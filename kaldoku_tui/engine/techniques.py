@@ -723,12 +723,10 @@ def _line_total(m: Marks, op: str, lines: list[int], window: list[int], candidat
             rest.append(i)
     if not 1 <= len(rest) <= 3:
         return None
-    options = [digits_of(m.cand[i]) for i in rest]
-    possible = [0] * len(rest)
-    for combo in _assignments(lay, rest, options):
-        if (sum(combo) if op == "+" else prod(combo)) == total:
-            for pos, d in enumerate(combo):
-                possible[pos] |= bit(d)
+    lines_of = lay.lines_of
+    clash = tuple(tuple(j for j in range(pos) if lines_of[rest[j]][0] == lines_of[i][0]
+                        or lines_of[rest[j]][1] == lines_of[i][1]) for pos, i in enumerate(rest))
+    possible = _makes(op, total, tuple(m.cand[i] for i in rest), clash)
     removes = {i: m.cand[i] & ~possible[pos] for pos, i in enumerate(rest) if m.cand[i] & ~possible[pos]}
     if not removes:
         return None
@@ -767,23 +765,30 @@ def _line_total(m: Marks, op: str, lines: list[int], window: list[int], candidat
                 cells=rest, cages=inside, lines=lines)
 
 
-def _assignments(lay: Layout, cells: list[int], options: list[list[int]]) -> Iterator[tuple[int, ...]]:
-    """Digit choices for `cells` with no repeat inside a shared row or column."""
-    clash = [[j for j in range(pos) if set(lay.lines_of[cells[j]]) & set(lay.lines_of[cells[pos]])]
-             for pos in range(len(cells))]
+@lru_cache(maxsize=1 << 14)
+def _makes(op: str, total: int, masks: tuple[int, ...], clash: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
+    """For cells whose candidates are `masks`, the digits each takes in some choice of
+    digits that makes `total` by `op`, with no repeat where `clash[pos]` (the earlier
+    positions that share a row or column with each) says. Remembered: line_rule meets
+    the same few cells again on every pass."""
+    options = [digits_of(mask) for mask in masks]
+    possible = [0] * len(masks)
     chosen: list[int] = []
 
-    def extend(pos: int) -> Iterator[tuple[int, ...]]:
-        if pos == len(cells):
-            yield tuple(chosen)
+    def extend(pos: int) -> None:
+        if pos == len(masks):
+            if (sum(chosen) if op == "+" else prod(chosen)) == total:
+                for at, d in enumerate(chosen):
+                    possible[at] |= bit(d)
             return
         for d in options[pos]:
             if all(chosen[j] != d for j in clash[pos]):
                 chosen.append(d)
-                yield from extend(pos + 1)
+                extend(pos + 1)
                 chosen.pop()
 
-    return extend(0)
+    extend(0)
+    return tuple(possible)
 
 
 # Tier 4.
