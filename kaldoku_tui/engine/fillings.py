@@ -68,6 +68,12 @@ def _line_lengths(shape: tuple[Cell, ...], axis: int) -> tuple[int, ...]:
     return tuple(sorted(counts.values()))
 
 
+def fillings_of_form(size: int, shape: tuple[Cell, ...], op: str, target: int) -> tuple[Filling, ...] | None:
+    """The fillings of a cage of this form (its cells at the top left corner, in reading
+    order); None when it may have more than TABLE_LIMIT."""
+    return _table(size, shape, op, target)
+
+
 @lru_cache(maxsize=4096)
 def _table(size: int, shape: tuple[Cell, ...], op: str, target: int) -> tuple[Filling, ...] | None:
     """The fillings of a cage of this form; None when it may have more than TABLE_LIMIT."""
