@@ -57,6 +57,7 @@ class Server:
         if self.process and self.process.poll() is None:
             self.process.terminate()
             self.process.wait(10)
+        print(f"{self.data.name}'s log:\n{self.err.read_text()[-4000:]}")  # shown if the test failed
 
 
 @pytest.fixture(scope="module")
