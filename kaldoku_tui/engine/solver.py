@@ -137,19 +137,20 @@ def refuted(puzzle: Puzzle, values: list[int], most: int) -> dict[int, int] | No
     return found
 
 
-def cage_propagation(puzzle: Puzzle) -> Callable[[Values], bool]:
+def cage_propagation(puzzle: Puzzle, by_cell: bool = True) -> Callable[[Values], bool]:
     """A function that narrows a board of `puzzle` (each cell's candidates in reading
-    order, as bitmasks) in place by singles and by each cage's fillings cell by cell,
-    until nothing changes, and says False on a contradiction: tiers 1 and 2 of the
-    human-style solver, which reach the same board in any order. Unlike `closure`'s,
-    every cage is narrowed by its full table, whatever its size (CageTooLarge when one
-    has too many fillings to list)."""
+    order, as bitmasks) in place by singles and by each cage's fillings cell by cell
+    (or, unless `by_cell`, the digits of its fillings as a whole), until nothing
+    changes, and says False on a contradiction: tiers 1 and 2 (or 1) of the human-style
+    solver, which reach the same board in any order. Unlike `closure`'s, every cage is
+    narrowed by its full table, whatever its size (CageTooLarge when one has too many
+    fillings to list)."""
     layout = _layout(puzzle)
     tables: Options = [_bit_table(layout.size, cage) for cage in layout.cages]
     every = range(layout.size**2)
 
     def narrow(values: Values) -> bool:
-        return all(values) and _propagate(layout, values, tables[:], set(every))
+        return all(values) and _propagate(layout, values, tables[:], set(every), whole=not by_cell)
 
     return narrow
 
@@ -228,8 +229,12 @@ def _grid(n: int, values: Values) -> Grid:
     return tuple(tuple(_digit(values[r * n + c]) for c in range(n)) for r in range(n))
 
 
-def _propagate(layout: _Layout, values: Values, options: Options, changed: set[int]) -> bool:
+def _propagate(
+    layout: _Layout, values: Values, options: Options, changed: set[int], whole: bool = False
+) -> bool:
     """Apply singles and cage fillings until nothing changes; False on a contradiction.
+    With `whole`, a tabled cage's cells keep the digits of its fillings as a whole, not
+    cell by cell.
 
     Any order reaches the same values and fillings, since each rule only narrows and
     each change brings back the rules that look at the changed cell: the rules are
@@ -274,6 +279,8 @@ def _propagate(layout: _Layout, values: Values, options: Options, changed: set[i
                     if not kept:
                         return False
                     options[k] = (ua, ub), tuple(kept)
+                if whole:
+                    ua = ub = ua | ub
                 if va & ua != va:
                     values[a] = va & ua
                     changed.add(a)
@@ -290,6 +297,11 @@ def _propagate(layout: _Layout, values: Values, options: Options, changed: set[i
                     unions = _unions(table)
                     options[k] = unions, table
                     break
+            if whole:
+                union = 0
+                for allowed in unions:
+                    union |= allowed
+                unions = (union,) * len(cells)
             for i, allowed, v in zip(cells, unions, masks):
                 if v & allowed != v:
                     values[i] = v & allowed

@@ -80,18 +80,19 @@ class Layout:
         ]
         self.cage_cells: list[list[int]] = [[r * n + c for r, c in cage.cells] for cage in puzzle.cages]
         self.cage_of: list[int] = [puzzle.cage_index((i // n, i % n)) for i in range(n * n)]
-        self._propagation: Callable[[list[int]], bool] | None = None
+        self._propagation: dict[bool, Callable[[list[int]], bool]] = {}
 
-    def propagation(self) -> Callable[[list[int]], bool] | None:
-        """The fast solver's singles and cage fillings cell by cell on this puzzle
-        (`solver.cage_propagation`), made once; None when a cage has too many fillings
-        to list, which the slower way reports where it meets the cage."""
-        if self._propagation is None:
+    def propagation(self, by_cell: bool) -> Callable[[list[int]], bool] | None:
+        """The fast solver's singles and cage fillings, cell by cell or as a whole, on
+        this puzzle (`solver.cage_propagation`), made once; None when a cage has too many
+        fillings to list, which the slower way reports where it meets the cage."""
+        found = self._propagation.get(by_cell)
+        if found is None:
             try:
-                self._propagation = cage_propagation(self.puzzle)
+                found = self._propagation[by_cell] = cage_propagation(self.puzzle, by_cell)
             except CageTooLarge:
                 return None
-        return self._propagation
+        return found
 
     def fillings(self, k: int) -> tuple[Filling, ...]:
         """Every filling of cage `k`, ignoring the rest of the board (remembered by `fillings`)."""

@@ -160,7 +160,7 @@ def settle(marks: Marks, max_tier: int) -> None:
     lay = marks.layout
     cand, placed = marks.cand, marks.placed
     by_cell = max_tier >= 2
-    narrow = lay.propagation() if by_cell else None
+    narrow = lay.propagation(by_cell)
     if narrow is not None:
         # The fast solver's propagation is these rules, and reaches the same board: the
         # one where each cell left with one digit is placed.
