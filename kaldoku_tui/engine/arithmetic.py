@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from math import prod
+from operator import itemgetter
 from typing import Iterable, Iterator, Sequence
 
 from kaldoku_tui.engine.errors import PuzzleError
@@ -45,8 +46,12 @@ def combine(op: str, digits: Sequence[int]) -> int | None:
 def shape_of(cells: Iterable[tuple[int, int]]) -> Shape:
     """`cells` (in reading order) moved to the top left corner: cages of one shape share it."""
     cells = tuple(cells)
-    top = min(r for r, _ in cells)
-    left = min(c for _, c in cells)
+    if len(cells) == 2:  # most cages: a quick answer
+        (r1, c1), (r2, c2) = cells
+        top, left = min(r1, r2), min(c1, c2)
+        return ((r1 - top, c1 - left), (r2 - top, c2 - left))
+    top = min(cells)[0]
+    left = min(map(itemgetter(1), cells))
     return tuple((r - top, c - left) for r, c in cells)
 
 

@@ -443,9 +443,10 @@ def _search(
             found.append(values)
         return
     best_cage = -1
-    for k, entry in enumerate(options):
-        if entry is not None and 1 < len(entry[1]) < best:
-            best_cage, best = k, len(entry[1])
+    if best > 2:  # no cage has fewer than two fillings left to choose from
+        for k, entry in enumerate(options):
+            if entry is not None and 1 < len(entry[1]) < best:
+                best_cage, best = k, len(entry[1])
     if best_cage >= 0:
         cells = layout.cage_cells[best_cage]
         chosen = options[best_cage]
