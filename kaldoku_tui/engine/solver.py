@@ -37,6 +37,8 @@ Values = list[int]
 Table = tuple[tuple[int, ...], ...]
 Options = list["tuple[tuple[int, ...], Table] | None"]
 """Per cage: per cell the digits its fillings put there, and the fillings; or None."""
+Settled = tuple[Values, Options]
+"""A board `cage_propagation` left, and the fillings it left each cage."""
 
 
 @dataclass(frozen=True)
@@ -137,20 +139,31 @@ def refuted(puzzle: Puzzle, values: list[int], most: int) -> dict[int, int] | No
     return found
 
 
-def cage_propagation(puzzle: Puzzle, by_cell: bool = True) -> Callable[[Values], bool]:
+def cage_propagation(puzzle: Puzzle, by_cell: bool = True) -> Callable[[Values, Settled | None], Options | None]:
     """A function that narrows a board of `puzzle` (each cell's candidates in reading
     order, as bitmasks) in place by singles and by each cage's fillings cell by cell
     (or, unless `by_cell`, the digits of its fillings as a whole), until nothing
-    changes, and says False on a contradiction: tiers 1 and 2 (or 1) of the human-style
-    solver, which reach the same board in any order. Unlike `closure`'s, every cage is
-    narrowed by its full table, whatever its size (CageTooLarge when one has too many
-    fillings to list)."""
+    changes: tiers 1 and 2 (or 1) of the human-style solver, which reach the same board
+    in any order. Unlike `closure`'s, every cage is narrowed by its full table, whatever
+    its size (CageTooLarge when one has too many fillings to list).
+
+    The function answers the fillings left to each cage, None on a contradiction. Given
+    an earlier board it left and those fillings, when the board has only narrowed since,
+    it looks again only at the cells that changed: the rest still meet every rule."""
     layout = _layout(puzzle)
     tables: Options = [_bit_table(layout.size, cage) for cage in layout.cages]
     every = range(layout.size**2)
 
-    def narrow(values: Values) -> bool:
-        return all(values) and _propagate(layout, values, tables[:], set(every), whole=not by_cell)
+    def narrow(values: Values, since: Settled | None = None) -> Options | None:
+        if not all(values):
+            return None
+        if since is None:
+            options, changed = tables[:], set(every)
+        else:
+            before, left = since
+            options = left[:]
+            changed = {i for i, (now, then) in enumerate(zip(values, before)) if now != then}
+        return options if _propagate(layout, values, options, changed, whole=not by_cell) else None
 
     return narrow
 

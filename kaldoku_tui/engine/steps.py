@@ -12,7 +12,10 @@ from typing import Callable, Iterable, Mapping, Sequence
 
 from kaldoku_tui.engine.fillings import CageTooLarge, Filling, fillings
 from kaldoku_tui.engine.puzzle import Cage, Cell, Grid, Puzzle, cell_name
-from kaldoku_tui.engine.solver import cage_propagation
+from kaldoku_tui.engine.solver import Settled, cage_propagation
+
+Propagation = Callable[[list[int], Settled | None], list | None]
+"""`solver.cage_propagation`'s narrowing function."""
 
 
 
@@ -80,9 +83,9 @@ class Layout:
         ]
         self.cage_cells: list[list[int]] = [[r * n + c for r, c in cage.cells] for cage in puzzle.cages]
         self.cage_of: list[int] = [puzzle.cage_index((i // n, i % n)) for i in range(n * n)]
-        self._propagation: dict[bool, Callable[[list[int]], bool]] = {}
+        self._propagation: dict[bool, Propagation] = {}
 
-    def propagation(self, by_cell: bool) -> Callable[[list[int]], bool] | None:
+    def propagation(self, by_cell: bool) -> Propagation | None:
         """The fast solver's singles and cage fillings, cell by cell or as a whole, on
         this puzzle (`solver.cage_propagation`), made once; None when a cage has too many
         fillings to list, which the slower way reports where it meets the cage."""
@@ -112,11 +115,11 @@ class Marks:
     `words` says whether the steps found on it are worded; a grader needs none.
     """
 
-    __slots__ = ("layout", "cand", "placed", "_fits", "_last", "words")
+    __slots__ = ("layout", "cand", "placed", "_fits", "_last", "words", "settled")
 
     def __init__(
         self, layout: Layout, cand: list[int], placed: list[bool], fits: dict,
-        words: bool = True, last: dict | None = None,
+        words: bool = True, last: dict | None = None, settled: tuple[bool, Settled] | None = None,
     ) -> None:
         self.layout = layout
         self.cand = cand
@@ -124,6 +127,9 @@ class Marks:
         self._fits = fits
         self._last = {} if last is None else last
         self.words = words
+        self.settled = settled
+        """What the fast solver's propagation (cell by cell or not) last left on this
+        board, for the next to start from; None when none has run on this puzzle."""
 
     @classmethod
     def start(cls, layout: Layout, grid: Grid | None = None, notes=None) -> Marks:
@@ -148,7 +154,8 @@ class Marks:
         return cls(layout, cand, placed, {})
 
     def copy(self) -> Marks:
-        return Marks(self.layout, self.cand[:], self.placed[:], self._fits, self.words, dict(self._last))
+        return Marks(self.layout, self.cand[:], self.placed[:], self._fits, self.words, dict(self._last),
+                     self.settled)
 
     def on(self, layout: Layout) -> Marks:
         """These marks on a puzzle with the same cells and more constraints (a cage split)."""

@@ -163,9 +163,18 @@ def settle(marks: Marks, max_tier: int) -> None:
     narrow = lay.propagation(by_cell)
     if narrow is not None:
         # The fast solver's propagation is these rules, and reaches the same board: the
-        # one where each cell left with one digit is placed.
-        if not narrow(cand):
+        # one where each cell left with one digit is placed. It goes on from where it
+        # last left this board, if the board has only narrowed since.
+        since = None
+        if marks.settled is not None and marks.settled[0] == by_cell:
+            before = marks.settled[1][0]
+            if all(now & ~then == 0 for now, then in zip(cand, before)):
+                since = marks.settled[1]
+        marks.settled = None
+        left = narrow(cand, since)
+        if left is None:
             raise Contradiction("singles and cage fillings leave no way to fill the board")
+        marks.settled = (by_cell, (cand[:], left))
         for i, mask in enumerate(cand):
             if not mask & (mask - 1):
                 placed[i] = True
