@@ -581,12 +581,18 @@ def _cage_lines(lay: Layout) -> list[tuple[tuple[tuple[int, ...], ...], list[tup
     """For each cage of two or more cells, each line through it: the cage's positions
     on that line, and the line with its cells outside the cage; cage_line asks for them
     on every pass."""
-    found = []
+    found: list[tuple[tuple[tuple[int, ...], ...], list[tuple[int, list[int]]]]] = []
+    n = lay.size
     for cells in lay.cage_cells:
-        lines = sorted({line for i in cells for line in lay.lines_of[i]}) if len(cells) > 1 else []
+        if len(cells) == 1:
+            found.append(((), []))
+            continue
+        rows, cols = [i // n for i in cells], [i % n for i in cells]
         members = set(cells)
-        found.append((tuple(tuple(pos for pos, i in enumerate(cells) if line in lay.lines_of[i]) for line in lines),
-                      [(line, [j for j in lay.lines[line] if j not in members]) for line in lines]))
+        groups = [tuple([pos for pos, r in enumerate(rows) if r == row]) for row in sorted(set(rows))]
+        groups += [tuple([pos for pos, c in enumerate(cols) if c == col]) for col in sorted(set(cols))]
+        lines = sorted(set(rows)) + [n + col for col in sorted(set(cols))]
+        found.append((tuple(groups), [(line, [j for j in lay.lines[line] if j not in members]) for line in lines]))
     return found
 
 
@@ -686,23 +692,36 @@ def _windows(lay: Layout) -> list[tuple[list[int], list[int], str, list[int]]]:
     n = lay.size
     cages = lay.puzzle.cages
     # Each cage's first and last row, and first and last column.
-    spans = [(min(i // n for i in cells), max(i // n for i in cells), min(i % n for i in cells),
-              max(i % n for i in cells)) for cells in lay.cage_cells]
+    spans = []
+    for cells in lay.cage_cells:
+        rows, cols = [i // n for i in cells], [i % n for i in cells]
+        spans.append((min(rows), max(rows), min(cols), max(cols)))
     found = []
+    for lines, window, first, end, base in _runs(n):
+        if base == 0:
+            inside = [k for k, (top, bottom, _, _) in enumerate(spans) if first <= top and bottom < end]
+        else:
+            inside = [k for k, (_, _, left, right) in enumerate(spans) if first <= left and right < end]
+        for op in ("+", "*"):
+            if any(cages[k].op == op for k in inside):
+                found.append((lines, window, op, [k for k in inside if cages[k].op in (op, "=")]))
+    return found
+
+
+@lru_cache(maxsize=None)
+def _runs(n: int) -> list[tuple[list[int], list[int], int, int, int]]:
+    """_windows' runs on a board of size `n`: the lines, their cells in reading order,
+    the first line and the one past the last counted within rows or columns, and 0 for
+    rows or n for columns."""
+    cells_of = [[r * n + c for c in range(n)] for r in range(n)] + [[r * n + c for r in range(n)] for c in range(n)]
+    runs = []
     for width in (1, 2):
         for first in range(n - width + 1):
             for base in (0, n):
                 lines = list(range(base + first, base + first + width))
-                window = sorted(i for line in lines for i in lay.lines[line])
-                end = first + width
-                if base == 0:
-                    inside = [k for k, (top, bottom, _, _) in enumerate(spans) if first <= top and bottom < end]
-                else:
-                    inside = [k for k, (_, _, left, right) in enumerate(spans) if first <= left and right < end]
-                for op in ("+", "*"):
-                    if any(cages[k].op == op for k in inside):
-                        found.append((lines, window, op, [k for k in inside if cages[k].op in (op, "=")]))
-    return found
+                window = sorted(i for line in lines for i in cells_of[line])
+                runs.append((lines, window, first, first + width, base))
+    return runs
 
 
 def _line_total(m: Marks, op: str, lines: list[int], window: list[int], candidates: list[int]) -> Step | None:
