@@ -8,6 +8,7 @@ rest of the cell's row and column, as a player crosses it off.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Callable, Iterable, Mapping, Sequence
 
 from kaldoku_tui.engine.fillings import CageTooLarge, Filling, fillings
@@ -66,6 +67,16 @@ def only_digit(mask: int) -> int:
     return mask.bit_length() - 1
 
 
+@lru_cache(maxsize=None)
+def _geometry(n: int) -> tuple[list[list[int]], list[tuple[int, int]], list[list[int]]]:
+    """On a board of size `n`: its lines (rows, then columns), the row and column through
+    each cell, and each cell's peers (the other cells of its row, then of its column)."""
+    lines = [[r * n + c for c in range(n)] for r in range(n)] + [[r * n + c for r in range(n)] for c in range(n)]
+    lines_of = [(i // n, n + i % n) for i in range(n * n)]
+    peers = [[j for j in lines[row] + lines[col] if j != i] for i, (row, col) in enumerate(lines_of)]
+    return lines, lines_of, peers
+
+
 class Layout:
     """The fixed geometry of a puzzle: its lines, the lines through each cell, each cage's cells."""
 
@@ -73,14 +84,8 @@ class Layout:
         n = self.size = puzzle.size
         self.puzzle = puzzle
         self.full = (bit(n + 1) - 1) & ~1
-        self.lines: list[list[int]] = [[r * n + c for c in range(n)] for r in range(n)] + [
-            [r * n + c for r in range(n)] for c in range(n)
-        ]
-        self.lines_of: list[tuple[int, int]] = [(i // n, n + i % n) for i in range(n * n)]
-        self.peers: list[list[int]] = [
-            [j for j in self.lines[row] + self.lines[col] if j != i]
-            for i, (row, col) in enumerate(self.lines_of)
-        ]
+        # Shared by every layout of this size, and never changed.
+        self.lines, self.lines_of, self.peers = _geometry(n)
         self.cage_cells: list[list[int]] = [[r * n + c for r, c in cage.cells] for cage in puzzle.cages]
         self.cage_of: list[int] = [puzzle.cage_index((i // n, i % n)) for i in range(n * n)]
         self._propagation: dict[bool, Propagation] = {}
@@ -187,7 +192,7 @@ class Marks:
     def fits(self, k: int, masks: tuple[int, ...] | None = None) -> list[Filling]:
         """The fillings of cage `k` that its cells' candidates (`masks`, if given) still allow."""
         if masks is None:
-            masks = tuple(self.cand[i] for i in self.layout.cage_cells[k])
+            masks = tuple([self.cand[i] for i in self.layout.cage_cells[k]])
         key = (k, masks)
         found = self._fits.get(key)
         if found is None:
@@ -208,7 +213,7 @@ class Marks:
 
     def spots(self, k: int) -> tuple[int, ...]:
         """For each cell of cage `k`, the digits the fillings still allowed put there."""
-        masks = tuple(self.cand[i] for i in self.layout.cage_cells[k])
+        masks = tuple([self.cand[i] for i in self.layout.cage_cells[k]])
         key = (k, masks, "spots")
         found = self._fits.get(key)
         if found is None:
@@ -222,7 +227,7 @@ class Marks:
     def always(self, k: int, groups: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
         """For each group of positions in cage `k`, the digits that every filling still
         allowed puts in one of those positions (a non-empty cage_line of each line)."""
-        masks = tuple(self.cand[i] for i in self.layout.cage_cells[k])
+        masks = tuple([self.cand[i] for i in self.layout.cage_cells[k]])
         key = (k, masks, groups)
         found = self._fits.get(key)
         if found is None:

@@ -615,7 +615,7 @@ def subsets(size: int, hidden: bool) -> Technique:
             open_cells = [i for i in cells if not placed[i]]
             if len(open_cells) <= size:
                 continue
-            found = _line_subsets(lay.size, size, hidden, tuple(cand[i] for i in open_cells))
+            found = _line_subsets(lay.size, size, hidden, tuple([cand[i] for i in open_cells]))
             for group, digits, removed in found:
                 spots = [open_cells[pos] for pos in group]
                 removes = {open_cells[pos]: mask for pos, mask in removed}
@@ -831,7 +831,7 @@ def fish(size: int) -> Technique:
         lay = m.layout
         n = lay.size
         done = placed_in_lines(m)
-        by_line = [_places_of_digits(n, tuple(m.cand[i] for i in cells)) for cells in lay.lines]
+        by_line = [_places_of_digits(n, tuple([m.cand[i] for i in cells])) for cells in lay.lines]
         for base, cross in ((0, n), (n, 0)):
             for d in range(1, n + 1):
                 spots = {}
