@@ -68,13 +68,16 @@ def only_digit(mask: int) -> int:
 
 
 @lru_cache(maxsize=None)
-def _geometry(n: int) -> tuple[list[list[int]], list[tuple[int, int]], list[list[int]]]:
+def _geometry(
+    n: int,
+) -> tuple[list[list[int]], list[tuple[int, int]], list[list[int]], list[set[int]]]:
     """On a board of size `n`: its lines (rows, then columns), the row and column through
-    each cell, and each cell's peers (the other cells of its row, then of its column)."""
+    each cell, and each cell's peers (the other cells of its row, then of its column), as
+    a list and as a set."""
     lines = [[r * n + c for c in range(n)] for r in range(n)] + [[r * n + c for r in range(n)] for c in range(n)]
     lines_of = [(i // n, n + i % n) for i in range(n * n)]
     peers = [[j for j in lines[row] + lines[col] if j != i] for i, (row, col) in enumerate(lines_of)]
-    return lines, lines_of, peers
+    return lines, lines_of, peers, [set(cells) for cells in peers]
 
 
 class Layout:
@@ -85,7 +88,7 @@ class Layout:
         self.puzzle = puzzle
         self.full = (bit(n + 1) - 1) & ~1
         # Shared by every layout of this size, and never changed.
-        self.lines, self.lines_of, self.peers = _geometry(n)
+        self.lines, self.lines_of, self.peers, self.peer_sets = _geometry(n)
         self.cage_cells: list[list[int]] = [[r * n + c for r, c in cage.cells] for cage in puzzle.cages]
         self.cage_of: list[int] = [puzzle.cage_index((i // n, i % n)) for i in range(n * n)]
         self._propagation: dict[bool, Propagation] = {}

@@ -879,9 +879,10 @@ def forcing_chain(m: Marks) -> Iterator[Step]:
     x; and a chain that forces a cell seen by the first to its other digit proves x.
     """
     lay = m.layout
-    pairs = [i for i, mask in enumerate(m.cand) if not m.placed[i] and bin(mask).count("1") == 2]
+    pairs = [i for i, mask in enumerate(m.cand) if not m.placed[i] and mask.bit_count() == 2]
     is_pair = set(pairs)
     for start in pairs:
+        around = lay.peer_sets[start]
         for x in digits_of(m.cand[start]):
             y = only_digit(m.cand[start] & ~bit(x))
             parent: dict[tuple[int, int], tuple[int, int] | None] = {(start, y): None}
@@ -894,7 +895,7 @@ def forcing_chain(m: Marks) -> Iterator[Step]:
                     if (j, forced) in parent:
                         continue
                     parent[(j, forced)] = (cell, value)
-                    if (j == start and forced == x) or (forced == y and j in lay.peers[start]):
+                    if (j == start and forced == x) or (forced == y and j in around):
                         chain = _chain(parent, (j, forced))
                         first, last = cell_name(lay.cell(start)), cell_name(lay.cell(j))
                         clash = (f"so {first} would be {x} as well" if j == start
@@ -904,10 +905,10 @@ def forcing_chain(m: Marks) -> Iterator[Step]:
                                    sets={start: x}, cells=[c for c, _ in chain])
                         continue
                     if forced == x and j != start:
-                        chain = _chain(parent, (j, forced))
-                        seen = set(lay.peers[start]) & set(lay.peers[j])
+                        seen = around & lay.peer_sets[j]
                         removes = {c: bit(x) for c in seen if not m.placed[c] and m.cand[c] >> x & 1}
                         if removes:
+                            chain = _chain(parent, (j, forced))
                             reason = lambda: (
                                 f"If {cell_name(lay.cell(start))} is not {x}, then "
                                 f"{_say_chain(lay, chain)}; so {cell_name(lay.cell(start))} or "
