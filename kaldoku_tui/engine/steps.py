@@ -227,9 +227,10 @@ class Marks:
             found = self._fits[key] = tuple(spots)
         return found
 
-    def always(self, k: int, groups: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
-        """For each group of positions in cage `k`, the digits that every filling still
-        allowed puts in one of those positions (a non-empty cage_line of each line)."""
+    def always(self, k: int, groups: tuple[tuple[int, ...], ...]) -> tuple[list[Filling], tuple[int, ...]]:
+        """The fillings of cage `k` its cells still allow (`fits`), and for each group of
+        positions in the cage, the digits that every one of them puts in one of those
+        positions (a non-empty cage_line of each line)."""
         masks = tuple([self.cand[i] for i in self.layout.cage_cells[k]])
         key = (k, masks, groups)
         found = self._fits.get(key)
@@ -246,7 +247,7 @@ class Marks:
                     if not always:
                         break
                 every.append(always)
-            found = self._fits[key] = tuple(every)
+            found = self._fits[key] = (fits, tuple(every))
         return found
 
     def apply(self, step: Step) -> None:

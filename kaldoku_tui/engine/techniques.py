@@ -560,8 +560,9 @@ def cage_line(m: Marks) -> Iterator[Step]:
             if found is None:
                 if all(placed[j] for j in outside):
                     continue
-                found = cage_fits(m, k)
-                in_lines = m.always(k, groups)
+                found, in_lines = m.always(k, groups)
+                if not found:
+                    cage_fits(m, k)  # says why there is none
                 if not any(in_lines):
                     break
             always = in_lines[g]
