@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import threading
 import time
 from datetime import date
 from pathlib import Path
@@ -47,8 +45,6 @@ RACE_NEWS_HOLD = 4.0
 """Seconds news of the game stays on the status line before the race line replaces it."""
 TYPING_LULL = 2.0
 """Seconds without a key before the bank makes puzzles again."""
-BANK_NICENESS = 10
-"""How much lower the bank's thread runs than the game's (nice value)."""
 
 
 NO_COLOUR = NoColor()
@@ -207,16 +203,22 @@ class KaldokuApp(App, inherit_bindings=False):
 
     @work(thread=True, group="bank", exit_on_error=False)
     def fill_bank(self) -> None:
-        """Top the bank up, at a low priority, pausing while the player types."""
+        """Top the bank up, pausing while the player types. The thread keeps the game's
+        priority: one niced below it holds the GIL while the system runs others, and on
+        a busy machine the game then waits for it (a test's ending waited 160 s)."""
         worker = get_current_worker()
-        lower_priority()
+
+        def ended() -> bool:
+            # Not only cancelled: a fill begun by a timer while the app closes is never
+            # cancelled, and closing waits for this thread.
+            return worker.is_cancelled or not self.is_running
+
         self.bank_wanted = True
-        while self.bank_wanted and not worker.is_cancelled:
+        while self.bank_wanted and not ended():
             self.bank_wanted = False
-            while self.typing() and not worker.is_cancelled:
+            while self.typing() and not ended():
                 time.sleep(BANK_DELAY / 4)
-            self.services.bank.fill(list(self.bank_kinds), make_puzzle,
-                           stop=lambda: worker.is_cancelled or self.typing())
+            self.services.bank.fill(list(self.bank_kinds), make_puzzle, stop=lambda: ended() or self.typing())
             self.bank_wanted = self.bank_wanted or self.typing()
 
     @work(thread=True, group="pdf", exit_on_error=False)
@@ -276,14 +278,6 @@ class KaldokuApp(App, inherit_bindings=False):
                                     lambda: self.deliver_pdf(game.session.puzzle))
             yield SystemCommand("Settings", "Notes clean-up, shading", game.action_settings)
             yield SystemCommand("Help", "Every key of the game", game.action_help)
-
-
-def lower_priority() -> None:
-    """Run the calling thread at a lower priority than the game's (Linux: per thread)."""
-    try:
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), BANK_NICENESS)
-    except (AttributeError, OSError):
-        pass  # Not on this system: the bank runs at the game's priority.
 
 
 def ensure_solution(puzzle: Puzzle) -> Puzzle:
