@@ -296,3 +296,43 @@ def test_every_step_is_sound_on_puzzles_of_the_higher_levels(size, level, count)
         marks = Marks.start(t.layout(puzzle))
         assert_sound(puzzle, t.propagate(marks, 5, quick=True))
         assert marks.solved and t.tier_needed(puzzle) == solve.tier
+
+
+def _settled(puzzle, max_tier, placed=None):
+    """The board `settle` leaves on `puzzle` (after placing `placed` = (cell, digit)),
+    or "contradiction"."""
+    marks = Marks.start(t.layout(puzzle))
+    try:
+        if placed is not None:
+            marks.place(*placed)
+        t.settle(marks, max_tier)
+    except t.Contradiction:
+        return "contradiction"
+    return marks.cand, marks.placed
+
+
+def test_settle_by_the_fast_solver_reaches_the_board_of_the_rules_one_by_one(monkeypatch):
+    from kaldoku_tui.engine.generator import generate
+    from kaldoku_tui.engine.steps import Layout
+
+    puzzles = [KEEN, NEEDS_TRIAL] + [generate(size, seed, level=level)
+                                     for size, seed, level in ((5, 1, "extreme"), (6, 2, "hard"), (7, 3, "normal"))]
+    cases = [(p, tier, placed) for p in puzzles for tier in (1, 2)
+             for placed in (None, (0, p.solution[0][0]), (0, p.solution[0][0] % p.size + 1))]
+    fast = [_settled(*case) for case in cases]
+    monkeypatch.setattr(Layout, "propagation", lambda self, by_cell: None)
+    slow = [_settled(*case) for case in cases]
+    assert fast == slow
+    assert "contradiction" in fast and any(board != "contradiction" and not all(board[1]) for board in fast)
+
+
+def test_quick_trials_pass_over_the_solutions_digits_and_find_the_same_trial():
+    marks = Marks.start(t.layout(NEEDS_TRIAL))
+    t.propagate(marks, 4, quick=True)  # stuck: tiers 1-4 go no further
+    marks.words = False
+    every = list(t._trials(marks, None))
+    fewer = list(t._trials(marks, NEEDS_TRIAL.solution))
+    assert fewer and fewer == every
+    assert t._held_solution(marks) == NEEDS_TRIAL.solution
+    marks.cand[0] &= ~bit(NEEDS_TRIAL.solution[0][0])
+    assert t._held_solution(marks) is None

@@ -13,7 +13,6 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import combinations
 from math import factorial
-from typing import Iterator
 
 from kaldoku_tui.engine.arithmetic import Filling, combine, pairs_or_single, shape_of
 from kaldoku_tui.engine.puzzle import HIDDEN, SHOWN_OPS, Cage, Cell, PuzzleError, cell_name
@@ -69,6 +68,12 @@ def _line_lengths(shape: tuple[Cell, ...], axis: int) -> tuple[int, ...]:
     return tuple(sorted(counts.values()))
 
 
+def fillings_of_form(size: int, shape: tuple[Cell, ...], op: str, target: int) -> tuple[Filling, ...] | None:
+    """The fillings of a cage of this form (its cells at the top left corner, in reading
+    order); None when it may have more than TABLE_LIMIT."""
+    return _table(size, shape, op, target)
+
+
 @lru_cache(maxsize=4096)
 def _table(size: int, shape: tuple[Cell, ...], op: str, target: int) -> tuple[Filling, ...] | None:
     """The fillings of a cage of this form; None when it may have more than TABLE_LIMIT."""
@@ -84,46 +89,52 @@ def _fits_shape(op: str, shape: tuple[Cell, ...]) -> bool:
     return len(shape) == 2 if op in "-/" else op in "+*"
 
 
-def _search(size: int, shape: tuple[Cell, ...], op: str, target: int) -> Iterator[Filling]:
-    """Yield fillings depth first, pruning sums and products that cannot reach the target."""
+def _search(size: int, shape: tuple[Cell, ...], op: str, target: int) -> list[Filling]:
+    """The fillings depth first (in increasing order), pruning sums and products that
+    cannot reach the target; the last cell's digit is what the target leaves."""
     if op in "-/=":
-        for pair in pairs_or_single(size, len(shape)):
-            if combine(op, pair) == target:
-                yield pair
-        return
+        return [pair for pair in pairs_or_single(size, len(shape)) if combine(op, pair) == target]
     # Earlier cells that share a row or column with each cell.
     clashes = [
         [j for j in range(i) if shape[j][0] == shape[i][0] or shape[j][1] == shape[i][1]]
         for i in range(len(shape))
     ]
     count = len(shape)
+    last = count - 1
+    adding = op == "+"
+    most = [left * size if adding else size**left for left in range(count)]
     digits = [0] * count
+    found: list[Filling] = []
 
-    def extend(i: int, rest: int) -> Iterator[Filling]:
-        if i == count:
-            if (op == "+" and rest == 0) or (op == "*" and rest == 1):
-                yield tuple(digits)
+    def extend(i: int, rest: int) -> None:
+        used = 0
+        for j in clashes[i]:
+            used |= 1 << digits[j]
+        if i == last:
+            if 1 <= rest <= size and not used >> rest & 1:
+                digits[i] = rest
+                found.append(tuple(digits))
             return
-        left = count - i - 1
+        left = last - i
         for d in range(1, size + 1):
-            if any(digits[j] == d for j in clashes[i]):
+            if used >> d & 1:
                 continue
-            if op == "+":
+            if adding:
                 after = rest - d
-                if after < left or after > left * size:
+                if after < left or after > most[left]:
                     continue
             else:
                 if rest % d:
                     continue
                 after = rest // d
-                if after > size**left:
+                if after > most[left]:
                     continue
             digits[i] = d
-            yield from extend(i + 1, after)
-        digits[i] = 0
+            extend(i + 1, after)
 
     if target > 0:
-        yield from extend(0, target)
+        extend(0, target)
+    return found
 
 
 # --- How many fillings at most ------------------------------------------------------

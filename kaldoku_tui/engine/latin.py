@@ -29,12 +29,6 @@ def random_latin_square(n: int, rng: random.Random) -> Grid:
             along_z[x * n + y] |= 1 << z
     improper = None
     randrange, getrandbits = rng.randrange, rng.getrandbits
-
-    def pick(line: int) -> int:
-        """One of the two 1s of a line through the improper cell."""
-        low = line & -line
-        return (low if getrandbits(1) else line ^ low).bit_length() - 1
-
     burn_in, gap = n**3, n**2
     moves = 0
     # After N³ moves, look every N² moves: stopping at the first proper square after an
@@ -50,10 +44,17 @@ def random_latin_square(n: int, rng: random.Random) -> Grid:
             x1 = along_x[y * n + z].bit_length() - 1
             y1 = along_y[x * n + z].bit_length() - 1
         else:
+            # One of the two 1s of each line through the improper cell, at random.
             x, y, z = improper
-            x1 = pick(along_x[y * n + z])
-            y1 = pick(along_y[x * n + z])
-            z1 = pick(along_z[x * n + y])
+            line = along_x[y * n + z]
+            low = line & -line
+            x1 = (low if getrandbits(1) else line ^ low).bit_length() - 1
+            line = along_y[x * n + z]
+            low = line & -line
+            y1 = (low if getrandbits(1) else line ^ low).bit_length() - 1
+            line = along_z[x * n + y]
+            low = line & -line
+            z1 = (low if getrandbits(1) else line ^ low).bit_length() - 1
         bx, bx1, by, by1, bz, bz1 = 1 << x, 1 << x1, 1 << y, 1 << y1, 1 << z, 1 << z1
         # +1 at (x, y, z): it cancels the improper cell's −1 when there is one.
         if improper is None:

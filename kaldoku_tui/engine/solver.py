@@ -21,7 +21,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
 from math import prod
+from typing import Callable
 
+from kaldoku_tui.engine.arithmetic import Shape, shape_of
 from kaldoku_tui.engine.fillings import fillings
 from kaldoku_tui.engine.puzzle import Cage, Cell, Grid, Puzzle
 
@@ -35,6 +37,8 @@ Values = list[int]
 Table = tuple[tuple[int, ...], ...]
 Options = list["tuple[tuple[int, ...], Table] | None"]
 """Per cage: per cell the digits its fillings put there, and the fillings; or None."""
+Settled = tuple[Values, Options]
+"""A board `cage_propagation` left, and the fillings it left each cage."""
 
 
 @dataclass(frozen=True)
@@ -135,6 +139,35 @@ def refuted(puzzle: Puzzle, values: list[int], most: int) -> dict[int, int] | No
     return found
 
 
+def cage_propagation(puzzle: Puzzle, by_cell: bool = True) -> Callable[[Values, Settled | None], Options | None]:
+    """A function that narrows a board of `puzzle` (each cell's candidates in reading
+    order, as bitmasks) in place by singles and by each cage's fillings cell by cell
+    (or, unless `by_cell`, the digits of its fillings as a whole), until nothing
+    changes: tiers 1 and 2 (or 1) of the human-style solver, which reach the same board
+    in any order. Unlike `closure`'s, every cage is narrowed by its full table, whatever
+    its size (CageTooLarge when one has too many fillings to list).
+
+    The function answers the fillings left to each cage, None on a contradiction. Given
+    an earlier board it left and those fillings, when the board has only narrowed since,
+    it looks again only at the cells that changed: the rest still meet every rule."""
+    layout = _layout(puzzle)
+    tables: Options = [_bit_table(layout.size, cage) for cage in layout.cages]
+    every = range(layout.size**2)
+
+    def narrow(values: Values, since: Settled | None = None) -> Options | None:
+        if not all(values):
+            return None
+        if since is None:
+            options, changed = tables[:], set(every)
+        else:
+            before, left = since
+            options = left[:]
+            changed = {i for i, (now, then) in enumerate(zip(values, before)) if now != then}
+        return options if _propagate(layout, values, options, changed, whole=not by_cell) else None
+
+    return narrow
+
+
 def _layout(puzzle: Puzzle) -> _Layout:
     n = puzzle.size
     peers, lines, lines_of = _geometry(n)
@@ -184,11 +217,16 @@ def _settle(layout: _Layout, values: Values | None = None) -> tuple[Values, Opti
     return values, options
 
 
-@lru_cache(maxsize=4096)
 def _bit_table(n: int, cage: Cage) -> tuple[tuple[int, ...], Table]:
-    """The fillings of `cage` as one-bit masks, with their unions; a generator asks for the
-    same cages often."""
-    table = _as_bits(fillings(n, cage))
+    """The fillings of `cage` as one-bit masks, with their unions."""
+    return _form_bits(n, shape_of(cage.cells), cage.op, cage.target)
+
+
+@lru_cache(maxsize=4096)
+def _form_bits(n: int, shape: Shape, op: str, target: int) -> tuple[tuple[int, ...], Table]:
+    """_bit_table by the cage's form: a generator asks for cages of the same form again
+    and again, in every place on the board."""
+    table = _as_bits(fillings(n, Cage(shape, op, target)))
     return _unions(table), table
 
 
@@ -204,34 +242,121 @@ def _grid(n: int, values: Values) -> Grid:
     return tuple(tuple(_digit(values[r * n + c]) for c in range(n)) for r in range(n))
 
 
-def _propagate(layout: _Layout, values: Values, options: Options, changed: set[int]) -> bool:
-    """Apply singles and cage fillings until nothing changes; False on a contradiction."""
+def _propagate(
+    layout: _Layout, values: Values, options: Options, changed: set[int], whole: bool = False
+) -> bool:
+    """Apply singles and cage fillings until nothing changes; False on a contradiction.
+    With `whole`, a tabled cage's cells keep the digits of its fillings as a whole, not
+    cell by cell.
+
+    Any order reaches the same values and fillings, since each rule only narrows and
+    each change brings back the rules that look at the changed cell: the rules are
+    written out here, in one loop, because this is where the solvers spend their time."""
     peers, lines, lines_of, cage_of = layout.peers, layout.lines, layout.lines_of, layout.cage_of
+    cage_cells = layout.cage_cells
     while changed:
-        # Any order reaches the same values: each rule only narrows.
         batch = list(changed)
         changed.clear()
         for i in batch:
             v = values[i]
             if v & (v - 1) == 0:
                 for p in peers[i]:
-                    if values[p] & v:
-                        left = values[p] & ~v
-                        if not left:
+                    w = values[p]
+                    if w & v:
+                        w ^= v
+                        if not w:
                             return False
-                        values[p] = left
+                        values[p] = w
                         changed.add(p)
         for k in {cage_of[i] for i in batch}:
-            if not _narrow_cage(layout, k, values, options, changed):
-                return False
+            entry = options[k]
+            if entry is None:
+                if not _narrow_cage(layout, k, values, options, changed):
+                    return False
+                continue
+            cells = cage_cells[k]
+            unions, table = entry
+            if len(cells) == 2:
+                a, b = cells
+                va, vb = values[a], values[b]
+                ua, ub = unions
+                if ua & ~va or ub & ~vb:
+                    kept = []
+                    ua = ub = 0
+                    for pair in table:
+                        da, db = pair
+                        if da & va and db & vb:
+                            kept.append(pair)
+                            ua |= da
+                            ub |= db
+                    if not kept:
+                        return False
+                    options[k] = (ua, ub), tuple(kept)
+                if whole:
+                    ua = ub = ua | ub
+                if va & ua != va:
+                    values[a] = va & ua
+                    changed.add(a)
+                if vb & ub != vb:
+                    values[b] = vb & ub
+                    changed.add(b)
+                continue
+            masks = [values[i] for i in cells]
+            for allowed, v in zip(unions, masks):
+                if allowed & ~v:
+                    table = _kept(table, unions, masks)
+                    if not table:
+                        return False
+                    unions = _unions(table)
+                    options[k] = unions, table
+                    break
+            if whole:
+                union = 0
+                for allowed in unions:
+                    union |= allowed
+                unions = (union,) * len(cells)
+            for i, allowed, v in zip(cells, unions, masks):
+                if v & allowed != v:
+                    values[i] = v & allowed
+                    changed.add(i)
         for line in {line for i in batch for line in lines_of[i]}:
-            if not _hidden_singles(lines[line], values, changed):
+            cells = lines[line]
+            once = twice = 0
+            for i in cells:
+                v = values[i]
+                twice |= once & v
+                once |= v
+            if once.bit_count() < len(cells):
                 return False
+            lone = once & ~twice
+            if lone:
+                for i in cells:
+                    v = values[i]
+                    here = v & lone
+                    if here and v != here:
+                        if here & (here - 1):
+                            return False
+                        values[i] = here
+                        changed.add(i)
     return True
 
 
+def _kept(table: Table, unions: tuple[int, ...], masks: list[int]) -> Table:
+    """The fillings in `table` (whose digits by position are `unions`) that the cells'
+    candidates `masks` allow, in their order."""
+    if len(masks) == 3:
+        a, b, c = masks
+        return tuple([f for f in table if f[0] & a and f[1] & b and f[2] & c])
+    kept = list(table)
+    for pos, (allowed, v) in enumerate(zip(unions, masks)):
+        if allowed & ~v:
+            kept = [f for f in kept if f[pos] & v]
+    return tuple(kept)
+
+
 def _narrow_cage(layout: _Layout, k: int, values: Values, options: Options, changed: set[int]) -> bool:
-    """Keep the fillings of cage k its cells allow, and the cells' digits those fillings use."""
+    """Keep the fillings of cage k its cells allow, and the cells' digits those fillings
+    use; a cage without a table is bounded, or given one once its cells allow few enough."""
     cells = layout.cage_cells[k]
     entry = options[k]
     if entry is None:
@@ -243,15 +368,9 @@ def _narrow_cage(layout: _Layout, k: int, values: Values, options: Options, chan
             return False
         entry = options[k] = _unions(table), table
     unions, table = entry
-    if len(cells) == 2:
-        return _narrow_pair(cells, k, unions, table, values, options, changed)
     masks = [values[i] for i in cells]
-    narrowed = False
-    for pos, (allowed, v) in enumerate(zip(unions, masks)):
-        if allowed & ~v:
-            table = tuple(f for f in table if f[pos] & v)
-            narrowed = True
-    if narrowed:
+    if any(allowed & ~v for allowed, v in zip(unions, masks)):
+        table = _kept(table, unions, masks)
         if not table:
             return False
         unions = _unions(table)
@@ -260,35 +379,6 @@ def _narrow_cage(layout: _Layout, k: int, values: Values, options: Options, chan
         if v & allowed != v:
             values[i] = v & allowed
             changed.add(i)
-    return True
-
-
-def _narrow_pair(
-    cells: tuple[int, ...], k: int, unions: tuple[int, ...], table: Table, values: Values, options: Options,
-    changed: set[int],
-) -> bool:
-    """_narrow_cage for a two-cell cage, the most common kind, in one pass."""
-    a, b = cells
-    va, vb = values[a], values[b]
-    ua, ub = unions
-    if ua & ~va or ub & ~vb:
-        kept = []
-        ua = ub = 0
-        for pair in table:
-            da, db = pair
-            if da & va and db & vb:
-                kept.append(pair)
-                ua |= da
-                ub |= db
-        if not kept:
-            return False
-        options[k] = (ua, ub), tuple(kept)
-    if va & ua != va:
-        values[a] = va & ua
-        changed.add(a)
-    if vb & ub != vb:
-        values[b] = vb & ub
-        changed.add(b)
     return True
 
 
@@ -348,27 +438,6 @@ def _keep(values: Values, i: int, allowed: int, changed: set[int]) -> bool:
     return True
 
 
-def _hidden_singles(line: tuple[int, ...], values: Values, changed: set[int]) -> bool:
-    """Place each digit that has one cell left in `line`; False when a digit has none."""
-    once = twice = 0
-    for i in line:
-        v = values[i]
-        twice |= once & v
-        once |= v
-    if once.bit_count() < len(line):
-        return False
-    lone = once & ~twice
-    if lone:
-        for i in line:
-            v = values[i]
-            if v & lone and v != v & lone:
-                if (v & lone) & (v & lone) - 1:
-                    return False
-                values[i] = v & lone
-                changed.add(i)
-    return True
-
-
 def _search(
     layout: _Layout, values: Values, options: Options, limit: int, found: list[Values], avoid: Values | None
 ) -> None:
@@ -387,9 +456,10 @@ def _search(
             found.append(values)
         return
     best_cage = -1
-    for k, entry in enumerate(options):
-        if entry is not None and 1 < len(entry[1]) < best:
-            best_cage, best = k, len(entry[1])
+    if best > 2:  # no cage has fewer than two fillings left to choose from
+        for k, entry in enumerate(options):
+            if entry is not None and 1 < len(entry[1]) < best:
+                best_cage, best = k, len(entry[1])
     if best_cage >= 0:
         cells = layout.cage_cells[best_cage]
         chosen = options[best_cage]

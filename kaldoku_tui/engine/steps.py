@@ -8,10 +8,15 @@ rest of the cell's row and column, as a player crosses it off.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping, Sequence
+from functools import lru_cache
+from typing import Callable, Iterable, Mapping, Sequence
 
-from kaldoku_tui.engine.fillings import Filling, fillings
+from kaldoku_tui.engine.fillings import CageTooLarge, Filling, fillings
 from kaldoku_tui.engine.puzzle import Cage, Cell, Grid, Puzzle, cell_name
+from kaldoku_tui.engine.solver import Settled, cage_propagation
+
+Propagation = Callable[[list[int], Settled | None], list | None]
+"""`solver.cage_propagation`'s narrowing function."""
 
 
 
@@ -62,6 +67,19 @@ def only_digit(mask: int) -> int:
     return mask.bit_length() - 1
 
 
+@lru_cache(maxsize=None)
+def _geometry(
+    n: int,
+) -> tuple[list[list[int]], list[tuple[int, int]], list[list[int]], list[set[int]]]:
+    """On a board of size `n`: its lines (rows, then columns), the row and column through
+    each cell, and each cell's peers (the other cells of its row, then of its column), as
+    a list and as a set."""
+    lines = [[r * n + c for c in range(n)] for r in range(n)] + [[r * n + c for r in range(n)] for c in range(n)]
+    lines_of = [(i // n, n + i % n) for i in range(n * n)]
+    peers = [[j for j in lines[row] + lines[col] if j != i] for i, (row, col) in enumerate(lines_of)]
+    return lines, lines_of, peers, [set(cells) for cells in peers]
+
+
 class Layout:
     """The fixed geometry of a puzzle: its lines, the lines through each cell, each cage's cells."""
 
@@ -69,16 +87,23 @@ class Layout:
         n = self.size = puzzle.size
         self.puzzle = puzzle
         self.full = (bit(n + 1) - 1) & ~1
-        self.lines: list[list[int]] = [[r * n + c for c in range(n)] for r in range(n)] + [
-            [r * n + c for r in range(n)] for c in range(n)
-        ]
-        self.lines_of: list[tuple[int, int]] = [(i // n, n + i % n) for i in range(n * n)]
-        self.peers: list[list[int]] = [
-            [j for j in self.lines[row] + self.lines[col] if j != i]
-            for i, (row, col) in enumerate(self.lines_of)
-        ]
+        # Shared by every layout of this size, and never changed.
+        self.lines, self.lines_of, self.peers, self.peer_sets = _geometry(n)
         self.cage_cells: list[list[int]] = [[r * n + c for r, c in cage.cells] for cage in puzzle.cages]
         self.cage_of: list[int] = [puzzle.cage_index((i // n, i % n)) for i in range(n * n)]
+        self._propagation: dict[bool, Propagation] = {}
+
+    def propagation(self, by_cell: bool) -> Propagation | None:
+        """The fast solver's singles and cage fillings, cell by cell or as a whole, on
+        this puzzle (`solver.cage_propagation`), made once; None when a cage has too many
+        fillings to list, which the slower way reports where it meets the cage."""
+        found = self._propagation.get(by_cell)
+        if found is None:
+            try:
+                found = self._propagation[by_cell] = cage_propagation(self.puzzle, by_cell)
+            except CageTooLarge:
+                return None
+        return found
 
     def fillings(self, k: int) -> tuple[Filling, ...]:
         """Every filling of cage `k`, ignoring the rest of the board (remembered by `fillings`)."""
@@ -98,11 +123,11 @@ class Marks:
     `words` says whether the steps found on it are worded; a grader needs none.
     """
 
-    __slots__ = ("layout", "cand", "placed", "_fits", "_last", "words")
+    __slots__ = ("layout", "cand", "placed", "_fits", "_last", "words", "settled")
 
     def __init__(
         self, layout: Layout, cand: list[int], placed: list[bool], fits: dict,
-        words: bool = True, last: dict | None = None,
+        words: bool = True, last: dict | None = None, settled: tuple[bool, Settled] | None = None,
     ) -> None:
         self.layout = layout
         self.cand = cand
@@ -110,6 +135,9 @@ class Marks:
         self._fits = fits
         self._last = {} if last is None else last
         self.words = words
+        self.settled = settled
+        """What the fast solver's propagation (cell by cell or not) last left on this
+        board, for the next to start from; None when none has run on this puzzle."""
 
     @classmethod
     def start(cls, layout: Layout, grid: Grid | None = None, notes=None) -> Marks:
@@ -134,7 +162,8 @@ class Marks:
         return cls(layout, cand, placed, {})
 
     def copy(self) -> Marks:
-        return Marks(self.layout, self.cand[:], self.placed[:], self._fits, self.words, dict(self._last))
+        return Marks(self.layout, self.cand[:], self.placed[:], self._fits, self.words, dict(self._last),
+                     self.settled)
 
     def on(self, layout: Layout) -> Marks:
         """These marks on a puzzle with the same cells and more constraints (a cage split)."""
@@ -166,7 +195,7 @@ class Marks:
     def fits(self, k: int, masks: tuple[int, ...] | None = None) -> list[Filling]:
         """The fillings of cage `k` that its cells' candidates (`masks`, if given) still allow."""
         if masks is None:
-            masks = tuple(self.cand[i] for i in self.layout.cage_cells[k])
+            masks = tuple([self.cand[i] for i in self.layout.cage_cells[k]])
         key = (k, masks)
         found = self._fits.get(key)
         if found is None:
@@ -176,6 +205,9 @@ class Marks:
             if len(masks) == 2:
                 first, second = masks
                 found = [f for f in source if first >> f[0] & 1 and second >> f[1] & 1]
+            elif len(masks) == 3:
+                first, second, third = masks
+                found = [f for f in source if first >> f[0] & 1 and second >> f[1] & 1 and third >> f[2] & 1]
             else:
                 found = [f for f in source if all(m >> d & 1 for m, d in zip(masks, f))]
             self._fits[key] = found
@@ -184,7 +216,7 @@ class Marks:
 
     def spots(self, k: int) -> tuple[int, ...]:
         """For each cell of cage `k`, the digits the fillings still allowed put there."""
-        masks = tuple(self.cand[i] for i in self.layout.cage_cells[k])
+        masks = tuple([self.cand[i] for i in self.layout.cage_cells[k]])
         key = (k, masks, "spots")
         found = self._fits.get(key)
         if found is None:
@@ -193,6 +225,29 @@ class Marks:
                 for pos, d in enumerate(f):
                     spots[pos] |= 1 << d
             found = self._fits[key] = tuple(spots)
+        return found
+
+    def always(self, k: int, groups: tuple[tuple[int, ...], ...]) -> tuple[list[Filling], tuple[int, ...]]:
+        """The fillings of cage `k` its cells still allow (`fits`), and for each group of
+        positions in the cage, the digits that every one of them puts in one of those
+        positions (a non-empty cage_line of each line)."""
+        masks = tuple([self.cand[i] for i in self.layout.cage_cells[k]])
+        key = (k, masks, groups)
+        found = self._fits.get(key)
+        if found is None:
+            fits = self.fits(k, masks)
+            every = []
+            for positions in groups:
+                always = self.layout.full
+                for f in fits:
+                    here = 0
+                    for pos in positions:
+                        here |= 1 << f[pos]
+                    always &= here
+                    if not always:
+                        break
+                every.append(always)
+            found = self._fits[key] = (fits, tuple(every))
         return found
 
     def apply(self, step: Step) -> None:

@@ -160,6 +160,25 @@ def settle(marks: Marks, max_tier: int) -> None:
     lay = marks.layout
     cand, placed = marks.cand, marks.placed
     by_cell = max_tier >= 2
+    narrow = lay.propagation(by_cell)
+    if narrow is not None:
+        # The fast solver's propagation is these rules, and reaches the same board: the
+        # one where each cell left with one digit is placed. It goes on from where it
+        # last left this board, if the board has only narrowed since.
+        since = None
+        if marks.settled is not None and marks.settled[0] == by_cell:
+            before = marks.settled[1][0]
+            if all(now & ~then == 0 for now, then in zip(cand, before)):
+                since = marks.settled[1]
+        marks.settled = None
+        left = narrow(cand, since)
+        if left is None:
+            raise Contradiction("singles and cage fillings leave no way to fill the board")
+        marks.settled = (by_cell, (cand[:], left))
+        for i, mask in enumerate(cand):
+            if not mask & (mask - 1):
+                placed[i] = True
+        return
     done = placed_in_lines(marks)
     for i, (row, col) in enumerate(lay.lines_of):
         if not placed[i] and cand[i] & (done[row] | done[col]):
@@ -265,7 +284,22 @@ def _quick_trials(marks: Marks) -> list[Step | None]:
         raise Contradiction("the candidates contradict the clues")
     if found:
         return [make("trial", 5, "", "", marks, removes=found)]
-    return [next(iter(trial(marks)), None)]
+    return [next(_trials(marks, _held_solution(marks)), None)]
+
+
+def _held_solution(marks: Marks) -> Grid | None:
+    """The solution the puzzle carries, when the board still holds all of its digits
+    (a board the clues alone narrowed always does); None otherwise. A trial of one of
+    its digits never ends in a contradiction: at 9×9 unreasonable most of the time
+    went into following such trials to the end."""
+    solution = marks.layout.puzzle.solution
+    if solution is None:
+        return None
+    n = marks.layout.size
+    cand = marks.cand
+    if all(cand[r * n + c] >> d & 1 for r, row in enumerate(solution) for c, d in enumerate(row)):
+        return solution
+    return None
 
 
 # Building steps.
@@ -517,24 +551,22 @@ def cage_positions(m: Marks) -> Iterator[Step]:
 def cage_line(m: Marks) -> Iterator[Step]:
     """A digit every filling puts in one line inside the cage is in no other cell of that line."""
     lay = m.layout
-    for k, (cells, lines) in enumerate(zip(lay.cage_cells, _cage_lines(lay))):
-        if not unplaced(m, cells):
+    cand, placed = m.cand, m.placed
+    for k, (cells, (groups, lines)) in enumerate(zip(lay.cage_cells, _cage_lines(lay))):
+        if all(placed[i] for i in cells):
             continue
         found = None
-        for line, positions, outside in lines:
-            others = unplaced(m, outside)
-            if not others:
-                continue
-            found = found if found is not None else cage_fits(m, k)
-            always = lay.full
-            for f in found:
-                here = 0
-                for pos in positions:
-                    here |= bit(f[pos])
-                always &= here
-                if not always:
+        for g, (line, outside) in enumerate(lines):
+            if found is None:
+                if all(placed[j] for j in outside):
+                    continue
+                found, in_lines = m.always(k, groups)
+                if not found:
+                    cage_fits(m, k)  # says why there is none
+                if not any(in_lines):
                     break
-            removes = {j: m.cand[j] & always for j in others if m.cand[j] & always}
+            always = in_lines[g]
+            removes = {j: cand[j] & always for j in outside if not placed[j] and cand[j] & always}
             if removes:
                 ds = digits_of(always)
                 reason = lambda: (  # worded only when asked, while this step is current
@@ -546,15 +578,22 @@ def cage_line(m: Marks) -> Iterator[Step]:
 
 
 @lru_cache(maxsize=16)
-def _cage_lines(lay: Layout) -> list[list[tuple[int, list[int], list[int]]]]:
-    """For each cage of two or more cells, each line through it with the cage's
-    positions on that line and the line's cells outside the cage; cage_line asks for
-    them on every pass."""
-    found = []
+def _cage_lines(lay: Layout) -> list[tuple[tuple[tuple[int, ...], ...], list[tuple[int, list[int]]]]]:
+    """For each cage of two or more cells, each line through it: the cage's positions
+    on that line, and the line with its cells outside the cage; cage_line asks for them
+    on every pass."""
+    found: list[tuple[tuple[tuple[int, ...], ...], list[tuple[int, list[int]]]]] = []
+    n = lay.size
     for cells in lay.cage_cells:
-        lines = sorted({line for i in cells for line in lay.lines_of[i]}) if len(cells) > 1 else []
-        found.append([(line, [pos for pos, i in enumerate(cells) if line in lay.lines_of[i]],
-                       [j for j in lay.lines[line] if j not in cells]) for line in lines])
+        if len(cells) == 1:
+            found.append(((), []))
+            continue
+        rows, cols = [i // n for i in cells], [i % n for i in cells]
+        members = set(cells)
+        groups = [tuple([pos for pos, r in enumerate(rows) if r == row]) for row in sorted(set(rows))]
+        groups += [tuple([pos for pos, c in enumerate(cols) if c == col]) for col in sorted(set(cols))]
+        lines = sorted(set(rows)) + [n + col for col in sorted(set(cols))]
+        found.append((tuple(groups), [(line, [j for j in lay.lines[line] if j not in members]) for line in lines]))
     return found
 
 
@@ -572,47 +611,67 @@ def subsets(size: int, hidden: bool) -> Technique:
 
     def find(m: Marks) -> Iterator[Step]:
         lay = m.layout
+        cand, placed = m.cand, m.placed
         for line, cells in enumerate(lay.lines):
-            open_cells = unplaced(m, cells)
+            open_cells = [i for i in cells if not placed[i]]
             if len(open_cells) <= size:
                 continue
-            if not hidden:
-                small = [i for i in open_cells if m.cand[i].bit_count() <= size]
-                for group in combinations(small, size):
-                    union = 0
-                    for i in group:
-                        union |= m.cand[i]
-                    if union.bit_count() != size:
-                        continue
-                    others = [j for j in open_cells if j not in group]
-                    removes = {j: m.cand[j] & union for j in others if m.cand[j] & union}
-                    if removes:
-                        reason = lambda: (
-                            f"In {lay.line_name(line)}, {say_cells(lay.cell(i) for i in group)} hold "
-                            f"only {say_digits(digits_of(union))} between them: those digits go there")
-                        yield make(technique, 3, lay.line_name(line), reason, m,
-                                   removes=removes, cells=group, lines=[line])
-                continue
-            where = {}
-            for d in range(1, lay.size + 1):
-                spots = [i for i in open_cells if m.cand[i] >> d & 1]
-                if 2 <= len(spots) <= size:
-                    where[d] = spots
-            for ds in combinations(sorted(where), size):
-                spots = sorted({i for d in ds for i in where[d]})
-                if len(spots) != size:
-                    continue
-                keep = sum(bit(d) for d in ds)
-                removes = {i: m.cand[i] & ~keep for i in spots if m.cand[i] & ~keep}
-                if removes:
+            found = _line_subsets(lay.size, size, hidden, tuple([cand[i] for i in open_cells]))
+            for group, digits, removed in found:
+                spots = [open_cells[pos] for pos in group]
+                removes = {open_cells[pos]: mask for pos, mask in removed}
+                if not hidden:
                     reason = lambda: (
-                        f"In {lay.line_name(line)}, {say_digits(ds)} fit only "
+                        f"In {lay.line_name(line)}, {say_cells(lay.cell(i) for i in spots)} hold "
+                        f"only {say_digits(digits_of(digits))} between them: those digits go there")
+                else:
+                    reason = lambda: (
+                        f"In {lay.line_name(line)}, {say_digits(digits_of(digits))} fit only "
                         f"{say_cells(lay.cell(i) for i in spots)}: those cells take them and hold nothing else")
-                    yield make(technique, 3, lay.line_name(line), reason, m,
-                               removes=removes, cells=spots, lines=[line])
+                yield make(technique, 3, lay.line_name(line), reason, m,
+                           removes=removes, cells=spots, lines=[line])
 
     find.__name__ = technique
     return find
+
+
+@lru_cache(maxsize=1 << 16)
+def _line_subsets(
+    n: int, size: int, hidden: bool, cands: tuple[int, ...]
+) -> tuple[tuple[tuple[int, ...], int, tuple[tuple[int, int], ...]], ...]:
+    """The naked (or hidden) subsets of `size` among a line's open cells, whose candidates
+    are `cands`, that remove digits: for each, the positions of its cells, its digits as a
+    mask, and the digits it removes by position. Remembered: a solve looks at the same
+    lines again on every pass."""
+    found = []
+    positions = range(len(cands))
+    if not hidden:
+        small = [pos for pos in positions if cands[pos].bit_count() <= size]
+        for group in combinations(small, size):
+            union = 0
+            for pos in group:
+                union |= cands[pos]
+            if union.bit_count() != size:
+                continue
+            removes = tuple((pos, cands[pos] & union) for pos in positions
+                            if pos not in group and cands[pos] & union)
+            if removes:
+                found.append((group, union, removes))
+        return tuple(found)
+    where = {}
+    for d in range(1, n + 1):
+        spots = [pos for pos in positions if cands[pos] >> d & 1]
+        if 2 <= len(spots) <= size:
+            where[d] = spots
+    for ds in combinations(sorted(where), size):
+        group = tuple(sorted({pos for d in ds for pos in where[d]}))
+        if len(group) != size:
+            continue
+        keep = sum(bit(d) for d in ds)
+        removes = tuple((pos, cands[pos] & ~keep) for pos in group if cands[pos] & ~keep)
+        if removes:
+            found.append((group, keep, removes))
+    return tuple(found)
 
 
 def line_rule(m: Marks) -> Iterator[Step]:
@@ -633,17 +692,37 @@ def _windows(lay: Layout) -> list[tuple[list[int], list[int], str, list[int]]]:
     (or single cells) wholly inside; only runs holding such a cage of the operation."""
     n = lay.size
     cages = lay.puzzle.cages
+    # Each cage's first and last row, and first and last column.
+    spans = []
+    for cells in lay.cage_cells:
+        rows, cols = [i // n for i in cells], [i % n for i in cells]
+        spans.append((min(rows), max(rows), min(cols), max(cols)))
     found = []
+    for lines, window, first, end, base in _runs(n):
+        if base == 0:
+            inside = [k for k, (top, bottom, _, _) in enumerate(spans) if first <= top and bottom < end]
+        else:
+            inside = [k for k, (_, _, left, right) in enumerate(spans) if first <= left and right < end]
+        for op in ("+", "*"):
+            if any(cages[k].op == op for k in inside):
+                found.append((lines, window, op, [k for k in inside if cages[k].op in (op, "=")]))
+    return found
+
+
+@lru_cache(maxsize=None)
+def _runs(n: int) -> list[tuple[list[int], list[int], int, int, int]]:
+    """_windows' runs on a board of size `n`: the lines, their cells in reading order,
+    the first line and the one past the last counted within rows or columns, and 0 for
+    rows or n for columns."""
+    cells_of = [[r * n + c for c in range(n)] for r in range(n)] + [[r * n + c for r in range(n)] for c in range(n)]
+    runs = []
     for width in (1, 2):
         for first in range(n - width + 1):
             for base in (0, n):
                 lines = list(range(base + first, base + first + width))
-                window = sorted(i for line in lines for i in lay.lines[line])
-                inside = [k for k, cells in enumerate(lay.cage_cells) if set(window).issuperset(cells)]
-                for op in ("+", "*"):
-                    if any(cages[k].op == op for k in inside):
-                        found.append((lines, window, op, [k for k in inside if cages[k].op in (op, "=")]))
-    return found
+                window = sorted(i for line in lines for i in cells_of[line])
+                runs.append((lines, window, first, first + width, base))
+    return runs
 
 
 def _line_total(m: Marks, op: str, lines: list[int], window: list[int], candidates: list[int]) -> Step | None:
@@ -673,12 +752,10 @@ def _line_total(m: Marks, op: str, lines: list[int], window: list[int], candidat
             rest.append(i)
     if not 1 <= len(rest) <= 3:
         return None
-    options = [digits_of(m.cand[i]) for i in rest]
-    possible = [0] * len(rest)
-    for combo in _assignments(lay, rest, options):
-        if (sum(combo) if op == "+" else prod(combo)) == total:
-            for pos, d in enumerate(combo):
-                possible[pos] |= bit(d)
+    lines_of = lay.lines_of
+    clash = tuple(tuple(j for j in range(pos) if lines_of[rest[j]][0] == lines_of[i][0]
+                        or lines_of[rest[j]][1] == lines_of[i][1]) for pos, i in enumerate(rest))
+    possible = _makes(op, total, tuple(m.cand[i] for i in rest), clash)
     removes = {i: m.cand[i] & ~possible[pos] for pos, i in enumerate(rest) if m.cand[i] & ~possible[pos]}
     if not removes:
         return None
@@ -717,23 +794,30 @@ def _line_total(m: Marks, op: str, lines: list[int], window: list[int], candidat
                 cells=rest, cages=inside, lines=lines)
 
 
-def _assignments(lay: Layout, cells: list[int], options: list[list[int]]) -> Iterator[tuple[int, ...]]:
-    """Digit choices for `cells` with no repeat inside a shared row or column."""
-    clash = [[j for j in range(pos) if set(lay.lines_of[cells[j]]) & set(lay.lines_of[cells[pos]])]
-             for pos in range(len(cells))]
+@lru_cache(maxsize=1 << 14)
+def _makes(op: str, total: int, masks: tuple[int, ...], clash: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
+    """For cells whose candidates are `masks`, the digits each takes in some choice of
+    digits that makes `total` by `op`, with no repeat where `clash[pos]` (the earlier
+    positions that share a row or column with each) says. Remembered: line_rule meets
+    the same few cells again on every pass."""
+    options = [digits_of(mask) for mask in masks]
+    possible = [0] * len(masks)
     chosen: list[int] = []
 
-    def extend(pos: int) -> Iterator[tuple[int, ...]]:
-        if pos == len(cells):
-            yield tuple(chosen)
+    def extend(pos: int) -> None:
+        if pos == len(masks):
+            if (sum(chosen) if op == "+" else prod(chosen)) == total:
+                for at, d in enumerate(chosen):
+                    possible[at] |= bit(d)
             return
         for d in options[pos]:
             if all(chosen[j] != d for j in clash[pos]):
                 chosen.append(d)
-                yield from extend(pos + 1)
+                extend(pos + 1)
                 chosen.pop()
 
-    return extend(0)
+    extend(0)
+    return tuple(possible)
 
 
 # Tier 4.
@@ -748,14 +832,14 @@ def fish(size: int) -> Technique:
         lay = m.layout
         n = lay.size
         done = placed_in_lines(m)
+        by_line = [_places_of_digits(n, tuple([m.cand[i] for i in cells])) for cells in lay.lines]
         for base, cross in ((0, n), (n, 0)):
             for d in range(1, n + 1):
                 spots = {}
                 for line in range(base, base + n):
-                    cells = lay.lines[line]
                     if done[line] >> d & 1:
                         continue
-                    where = [pos for pos, i in enumerate(cells) if m.cand[i] >> d & 1]
+                    where = by_line[line][d]
                     if 2 <= len(where) <= size:
                         spots[line] = where
                 for group in combinations(sorted(spots), size):
@@ -782,6 +866,13 @@ def fish(size: int) -> Technique:
     return find
 
 
+@lru_cache(maxsize=1 << 16)
+def _places_of_digits(n: int, cands: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """For each digit 0..n, the positions in a line whose candidates are `cands` that
+    hold it. Remembered: fish look at every line for every digit on every pass."""
+    return tuple(tuple(pos for pos, mask in enumerate(cands) if mask >> d & 1) for d in range(n + 1))
+
+
 def forcing_chain(m: Marks) -> Iterator[Step]:
     """Chains of two-digit cells: if the first cell is not x, each link forces the next.
 
@@ -789,9 +880,10 @@ def forcing_chain(m: Marks) -> Iterator[Step]:
     x; and a chain that forces a cell seen by the first to its other digit proves x.
     """
     lay = m.layout
-    pairs = [i for i, mask in enumerate(m.cand) if not m.placed[i] and bin(mask).count("1") == 2]
+    pairs = [i for i, mask in enumerate(m.cand) if not m.placed[i] and mask.bit_count() == 2]
     is_pair = set(pairs)
     for start in pairs:
+        around = lay.peer_sets[start]
         for x in digits_of(m.cand[start]):
             y = only_digit(m.cand[start] & ~bit(x))
             parent: dict[tuple[int, int], tuple[int, int] | None] = {(start, y): None}
@@ -804,7 +896,7 @@ def forcing_chain(m: Marks) -> Iterator[Step]:
                     if (j, forced) in parent:
                         continue
                     parent[(j, forced)] = (cell, value)
-                    if (j == start and forced == x) or (forced == y and j in lay.peers[start]):
+                    if (j == start and forced == x) or (forced == y and j in around):
                         chain = _chain(parent, (j, forced))
                         first, last = cell_name(lay.cell(start)), cell_name(lay.cell(j))
                         clash = (f"so {first} would be {x} as well" if j == start
@@ -814,10 +906,10 @@ def forcing_chain(m: Marks) -> Iterator[Step]:
                                    sets={start: x}, cells=[c for c, _ in chain])
                         continue
                     if forced == x and j != start:
-                        chain = _chain(parent, (j, forced))
-                        seen = set(lay.peers[start]) & set(lay.peers[j])
+                        seen = around & lay.peer_sets[j]
                         removes = {c: bit(x) for c in seen if not m.placed[c] and m.cand[c] >> x & 1}
                         if removes:
+                            chain = _chain(parent, (j, forced))
                             reason = lambda: (
                                 f"If {cell_name(lay.cell(start))} is not {x}, then "
                                 f"{_say_chain(lay, chain)}; so {cell_name(lay.cell(start))} or "
@@ -854,10 +946,20 @@ def _say_chain(lay: Layout, chain) -> str:
 
 def trial(m: Marks) -> Iterator[Step]:
     """Assume a digit, follow tiers 1-4, and reach a contradiction: the digit is wrong."""
+    return _trials(m, None)
+
+
+def _trials(m: Marks, known: Grid | None) -> Iterator[Step]:
+    """`trial`'s steps, not trying the digits of `known`: a solution of the puzzle that
+    the board still holds, whose digits every sound deduction leaves in place, so that
+    no trial of one of them can end in a contradiction."""
     lay = m.layout
+    n = lay.size
     order = sorted((bin(mask).count("1"), i) for i, mask in enumerate(m.cand) if not m.placed[i])
     for _, i in order:
         for d in digits_of(m.cand[i]):
+            if known is not None and known[i // n][i % n] == d:
+                continue
             attempt = m.copy()
             steps: list[Step] = []
             try:
