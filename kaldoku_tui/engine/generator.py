@@ -24,7 +24,7 @@ from kaldoku_tui.engine.kinds import (HIDDEN_OPS, LEVELS, MAX_SIZE, MIN_SIZE, OP
                                       why_impossible)
 from kaldoku_tui.engine.latin import random_isotope, random_latin_square
 from kaldoku_tui.engine.puzzle import HIDDEN, Cage, Cell, Grid, Puzzle, PuzzleError, _connected, combine
-from kaldoku_tui.engine.solver import closure, rival
+from kaldoku_tui.engine.solver import Undecided, closure, rival
 from kaldoku_tui.engine.steps import Marks
 from kaldoku_tui.engine.techniques import layout, propagate, tier_needed
 
@@ -60,6 +60,22 @@ JUDGED_MERGES_UP_TO = 6
 is passed over; above it the splits of `leveled` undo it. Judging costs a solve at the
 level for every merge kept, which paid at 6×6 × only extreme (median 0.63 → 0.39 s over 20
 seeds) but not above (7×7 + × extreme p99 1.5 → 4.1 s; 9×9 + × extreme's first seed over 40 s)."""
+
+
+BUDGETED_FROM = 8
+RIVAL_NODES = 300
+"""From this size up, a hidden operator puzzle's uniqueness search gives up after this many
+nodes: with every operation hidden the cages allow so many fillings that nothing settles
+(80 of 81 cells left open) and proving a 9×9 unique took 2,000 to 10,000 nodes, 0.4 to 2 s,
+and once 67,000 (97% of a 16 s seed). A leveled candidate then goes on to the human-style
+solve, whose sound deductions finish only a puzzle with one solution; a merge is not kept;
+a candidate of no level is dropped. (9×9 hidden hard, 5 seeds: 2,000 nodes median 2.1 s;
+300 nodes 0.66 s.)"""
+
+
+def _rival_nodes(size: int, ops: str) -> int | None:
+    """The node budget of a uniqueness search for a puzzle of `size` and `ops`; None for none."""
+    return RIVAL_NODES if ops in HIDDEN_OPS and size >= BUDGETED_FROM else None
 
 
 class Stopped(Exception):
@@ -186,15 +202,27 @@ def _shape_cuts(shape: tuple[Cell, ...]) -> tuple[tuple[Cell, ...], ...]:
     return tuple(cuts)
 
 
-def unique(puzzle: Puzzle, rng: random.Random, ops: str) -> tuple[Puzzle, list[int]] | None:
+def unique(
+    puzzle: Puzzle, rng: random.Random, ops: str, logic_decides: bool = False
+) -> tuple[Puzzle, list[int]] | None:
     """`puzzle` repaired until its own solution is its only one, with its `closure`;
     None when no repair is left, or after one repair per cell (a recut may let a new
     rival in). The fast solver finds rivals far sooner than the human-style solve finds
-    itself stuck."""
+    itself stuck. Where the search has a budget (`_rival_nodes`) and spends it, None, or
+    when `logic_decides` the puzzle as it is, for a caller that keeps only what the
+    human-style solve finishes: its deductions are sound, so such a puzzle has one solution."""
+    nodes = _rival_nodes(puzzle.size, ops)
     for _ in range(puzzle.size**2):
         solution = puzzle.solution
         assert solution is not None  # generated puzzles carry their solution
-        settled, other = rival(puzzle, solution)
+        try:
+            settled, other = rival(puzzle, solution, nodes)
+        except Undecided:
+            if not logic_decides:
+                return None
+            closed = closure(puzzle)
+            assert closed is not None  # the puzzle's own solution meets its clues
+            return puzzle, closed
         if other is None:
             return puzzle, settled
         repaired = repair(puzzle, other, rng, ops)
@@ -233,7 +261,7 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
             square = random_latin_square(size, rng)
         solution = random_isotope(square, rng)
         cages = make_cages(random_blocks(size, rng, dominoes_in_four=dominoes), solution, rng, ops, easiest=easiest)
-        made = unique(Puzzle.trusted(size, cages, solution), rng, ops)
+        made = unique(Puzzle.trusted(size, cages, solution), rng, ops, logic_decides=True)
         if made is None:
             continue
         puzzle, settled = made
@@ -333,13 +361,17 @@ def _harden(
     solution = puzzle.solution
     assert solution is not None  # generated puzzles carry their solution
     judged = puzzle.size <= JUDGED_MERGES_UP_TO
+    nodes = _rival_nodes(puzzle.size, ops)
     level = _against(puzzle, settled, tier, judged)
     while level < 0:
         for first, second in _merges(puzzle, rng):
             rest = [cage for cage in puzzle.cages if cage is not first and cage is not second]
             merged = make_cages([tuple(sorted(first.cells + second.cells))], solution, rng, ops, rest)
             looser = Puzzle.trusted(puzzle.size, rest + merged, solution)
-            closed, other = rival(looser, solution)
+            try:
+                closed, other = rival(looser, solution, nodes)
+            except Undecided:  # not known to stay unique: not kept
+                continue
             if other is None and (looser_level := _against(looser, closed, tier, judged)) <= 0:
                 puzzle, settled, level = looser, closed, looser_level
                 break
