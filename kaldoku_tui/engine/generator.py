@@ -72,6 +72,11 @@ solve, whose sound deductions finish only a puzzle with one solution; a merge is
 a candidate of no level is dropped. (9×9 hidden hard, 5 seeds: 2,000 nodes median 2.1 s;
 300 nodes 0.66 s.)"""
 
+LOGIC_DECIDES_BELOW = 5
+"""Below this tier, a leveled candidate whose uniqueness search spent its budget goes on to
+the human-style solve; from it up, it is dropped: trials on a board that nothing settles
+cost far more (9×9 hidden unreasonable's first seed: 102 s, nearly all in trials)."""
+
 
 def _rival_nodes(size: int, ops: str) -> int | None:
     """The node budget of a uniqueness search for a puzzle of `size` and `ops`; None for none."""
@@ -261,7 +266,7 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
             square = random_latin_square(size, rng)
         solution = random_isotope(square, rng)
         cages = make_cages(random_blocks(size, rng, dominoes_in_four=dominoes), solution, rng, ops, easiest=easiest)
-        made = unique(Puzzle.trusted(size, cages, solution), rng, ops, logic_decides=True)
+        made = unique(Puzzle.trusted(size, cages, solution), rng, ops, logic_decides=tier < LOGIC_DECIDES_BELOW)
         if made is None:
             continue
         puzzle, settled = made
