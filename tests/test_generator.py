@@ -15,7 +15,7 @@ from kaldoku_tui.engine.generator import MUL_DOMINOES_IN_FOUR, _harden, candidat
 from kaldoku_tui.engine.kinds import OP_SETS
 from kaldoku_tui.engine.latin import random_latin_square
 from kaldoku_tui.engine.puzzle import Cage, Puzzle, PuzzleError, _connected, combine, to_grid
-from kaldoku_tui.engine.solver import candidates, closure, rival
+from kaldoku_tui.engine.solver import Undecided, candidates, closure, rival
 from kaldoku_tui.engine.steps import Marks, digits_of
 from kaldoku_tui.engine.techniques import human_solve, layout, propagate
 
@@ -328,3 +328,13 @@ def test_a_candidate_too_easy_is_hardened_by_merging_cages_while_it_stays_unique
             parts = {easy.cage_index(cell) for cell in cage.cells}
             assert sum(len(easy.cages[k].cells) for k in parts) == len(cage.cells)
             assert cage.op in OP_SETS[ops] or (cage.op == "=" and len(cage.cells) == 1)
+
+
+def test_a_uniqueness_search_out_of_its_budget_is_undecided_never_unique():
+    """A budget of nodes ends the search with Undecided, not with an answer; within it
+    the answer is the unbudgeted one."""
+    raw = candidate(9, random.Random(1), "hidden")
+    with pytest.raises(Undecided):
+        rival(raw, raw.solution, nodes=1)
+    small = candidate(4, random.Random(2), "hidden")
+    assert rival(small, small.solution, nodes=10**6) == rival(small, small.solution)

@@ -248,7 +248,9 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
     and the solves start over. With HARDENED_OPS, a candidate too easy from the start
     first has cages merged (`_harden`) rather than being thrown away. Tiers 1 and 2 together are the fast solver's
     propagation, which stands in for them: for the capped solve at tier 3, and for
-    the whole of tier 2 (`_normal`).
+    the whole of tier 2 (`_normal`). A candidate whose uniqueness search spent its budget
+    (`_rival_nodes`, below LOGIC_DECIDES_BELOW) goes on all the same: every deduction is
+    sound, so a solve that finishes proves the puzzle has one solution.
     """
     easiest = tier == 1
     dominoes = MUL_DOMINOES_IN_FOUR if ops == "mul" and not easiest else DOMINOES_IN_FOUR
@@ -357,7 +359,8 @@ def _normal(
 def _harden(
     puzzle: Puzzle, settled: list[int], tier: int, rng: random.Random, ops: str
 ) -> tuple[Puzzle, list[int]] | None:
-    """`puzzle` (with one solution, and `settled` its `closure`) with two neighbouring
+    """`puzzle` (with one solution or, past the search's budget, none found but its own;
+    `settled` its `closure`) with two neighbouring
     cages at a time merged into one, each merge kept only when the puzzle stays unique
     and (below tier 5, up to JUDGED_MERGES_UP_TO) tier `tier` still solves it, until
     tiers below `tier` no longer do; with its closure. None when no such merge is left
