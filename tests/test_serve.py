@@ -159,7 +159,12 @@ def test_every_request_but_a_terminal_session_is_refused(server, keys):
             assert s.recv(100) == b"", "the server opened no channel to port 22"
     finally:
         forward.terminate()
-        assert "administratively prohibited: kaldoku forwards no connections" in forward.communicate(timeout=10)[1]
+        try:
+            said = forward.communicate(timeout=10)[1]
+        except subprocess.TimeoutExpired:  # a busy machine: the client may linger over its goodbye
+            forward.kill()
+            said = forward.communicate()[1]
+        assert "administratively prohibited: kaldoku forwards no connections" in said
     status, said = run("-o", "LogLevel=INFO", "-o", "ForwardX11=yes", "-o", "ForwardAgent=yes",
                        "-o", "SetEnv=KALDOKU_HOME=/tmp",
                        command="ls", env={"DISPLAY": "127.0.0.1:0"})
