@@ -32,8 +32,9 @@ class Terminal:
 
     def start(self, command: list[str], env: dict[str, str]) -> None:
         settings = [f"{key}={value}" for key, value in env.items()]
-        self.tmux("-f", "/dev/null", "new-session", "-d", "-x", "80", "-y", "24",
-                  "env", *settings, *command)
+        started = self.tmux("-f", "/dev/null", "new-session", "-d", "-x", "80", "-y", "24",
+                            "env", *settings, *command)
+        assert started.returncode == 0, started.stderr
 
     def screen(self) -> str:
         return self.tmux("capture-pane", "-p", "-t", "0").stdout
@@ -49,7 +50,8 @@ class Terminal:
             if check(screen):
                 return screen
             if time.monotonic() > deadline:
-                pytest.fail(f"the screen never showed what was expected:\n{screen}")
+                state = "running" if self.running() else "ended"
+                pytest.fail(f"the screen never showed what was expected (the session has {state}):\n{screen}")
             time.sleep(0.05)
 
     def running(self) -> bool:
@@ -61,7 +63,8 @@ class Terminal:
 
 @pytest.fixture
 def terminal():
-    term = Terminal(f"kaldoku-e2e-{os.getpid()}")
+    # A socket of its own each time: a server killed by the test before may still be ending.
+    term = Terminal(f"kaldoku-e2e-{os.getpid()}-{time.monotonic_ns()}")
     yield term
     term.stop()
 
