@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 import secrets
 from functools import lru_cache
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Iterator
 
 from kaldoku_tui.engine.arithmetic import shape_of
 from kaldoku_tui.engine.cages import (DOMINOES_IN_FOUR, MAX_CELLS, allowed_ops, make_cages, neighbours, random_blocks,
@@ -25,6 +25,7 @@ from kaldoku_tui.engine.kinds import (HIDDEN_OPS, LEVELS, MAX_SIZE, MIN_SIZE, OP
 from kaldoku_tui.engine.latin import random_isotope, random_latin_square
 from kaldoku_tui.engine.puzzle import HIDDEN, Cage, Cell, Grid, Puzzle, PuzzleError, _connected, combine
 from kaldoku_tui.engine.solver import Undecided, closure, rival
+from kaldoku_tui.engine.squares import COUNTED_UP_TO, other_solution
 from kaldoku_tui.engine.steps import Marks
 from kaldoku_tui.engine.techniques import layout, propagate, tier_needed
 
@@ -76,6 +77,25 @@ LOGIC_DECIDES_BELOW = 5
 """Below this tier, a leveled candidate whose uniqueness search spent its budget goes on to
 the human-style solve; from it up, it is dropped: trials on a board that nothing settles
 cost far more (9×9 hidden unreasonable's first seed: 102 s, nearly all in trials)."""
+
+
+COUNTED_OPS = frozenset({"addmul", "mul"})
+"""Operator sets whose small boards (up to COUNTED_UP_TO) are judged unique by their every
+latin square (`squares`) rather than by the search: 4×4 × only extreme tried some 3,000
+merges a puzzle, 56% of its time in the search."""
+
+
+def _counted(size: int, ops: str) -> bool:
+    """Whether a puzzle of `size` and `ops` is judged unique by its every latin square."""
+    return ops in COUNTED_OPS and size <= COUNTED_UP_TO
+
+
+def _rival(puzzle: Puzzle, solution: Grid, ops: str) -> tuple[list[int] | None, Grid | None]:
+    """`solver.rival` for a generated puzzle: another solution, or None, and the `closure`
+    its search began from, or None where no search is run (`_counted`)."""
+    if _counted(puzzle.size, ops):
+        return None, other_solution(puzzle, solution)
+    return rival(puzzle, solution, _rival_nodes(puzzle.size, ops))
 
 
 def _rival_nodes(size: int, ops: str) -> int | None:
@@ -209,19 +229,19 @@ def _shape_cuts(shape: tuple[Cell, ...]) -> tuple[tuple[Cell, ...], ...]:
 
 def unique(
     puzzle: Puzzle, rng: random.Random, ops: str, logic_decides: bool = False
-) -> tuple[Puzzle, list[int]] | None:
-    """`puzzle` repaired until its own solution is its only one, with its `closure`;
+) -> tuple[Puzzle, list[int] | None] | None:
+    """`puzzle` repaired until its own solution is its only one, with its `closure` (None
+    on a counted board, `_counted`, where it is not worked out);
     None when no repair is left, or after one repair per cell (a recut may let a new
     rival in). The fast solver finds rivals far sooner than the human-style solve finds
     itself stuck. Where the search has a budget (`_rival_nodes`) and spends it, None, or
     when `logic_decides` the puzzle as it is, for a caller that keeps only what the
     human-style solve finishes: its deductions are sound, so such a puzzle has one solution."""
-    nodes = _rival_nodes(puzzle.size, ops)
     for _ in range(puzzle.size**2):
         solution = puzzle.solution
         assert solution is not None  # generated puzzles carry their solution
         try:
-            settled, other = rival(puzzle, solution, nodes)
+            settled, other = _rival(puzzle, solution, ops)
         except Undecided:
             if not logic_decides:
                 return None
@@ -253,7 +273,9 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
     sound, so a solve that finishes proves the puzzle has one solution.
     """
     easiest = tier == 1
-    dominoes = MUL_DOMINOES_IN_FOUR if ops == "mul" and not easiest else DOMINOES_IN_FOUR
+    # Merges make the cages of a counted board large: its candidates start as Keen's.
+    hardened_counted = tier > 2 and _counted(size, ops)
+    dominoes = MUL_DOMINOES_IN_FOUR if ops == "mul" and not easiest and not hardened_counted else DOMINOES_IN_FOUR
 
     def begin(puzzle: Puzzle) -> tuple[Marks | None, Marks, bool]:
         """The two solves begun on `puzzle` (the capped one only above tier 3: capped at
@@ -279,10 +301,10 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
             puzzle, settled = hardened
         # Singles and cage fillings cell by cell (tiers 1 and 2) solve it: too easy above
         # tier 2, and the fast solver tells so far sooner than the human-style solves.
-        elif tier > 2 and _finished(settled):
+        elif tier > 2 and _finished(settled or _closure(puzzle)):
             continue
         if tier == 2:
-            normal = _normal(puzzle, settled, rng, ops, stop)
+            normal = _normal(puzzle, settled or _closure(puzzle), rng, ops, stop)
             if normal is not None:
                 return normal
             continue
@@ -357,35 +379,77 @@ def _normal(
 
 
 def _harden(
-    puzzle: Puzzle, settled: list[int], tier: int, rng: random.Random, ops: str
+    puzzle: Puzzle, settled: list[int] | None, tier: int, rng: random.Random, ops: str
 ) -> tuple[Puzzle, list[int]] | None:
     """`puzzle` (with one solution or, past the search's budget, none found but its own;
-    `settled` its `closure`) with two neighbouring
+    `settled` its `closure`, None when not yet worked out) with two neighbouring
     cages at a time merged into one, each merge kept only when the puzzle stays unique
     and (below tier 5, up to JUDGED_MERGES_UP_TO) tier `tier` still solves it, until
     tiers below `tier` no longer do; with its closure. None when no such merge is left
     before that. A merge only loosens the puzzle, so the uniqueness search is the judge;
     wider cages ask for harder deductions."""
-    solution = puzzle.solution
-    assert solution is not None  # generated puzzles carry their solution
+    if _counted(puzzle.size, ops):
+        return _harden_counted(puzzle, tier, rng, ops)
     judged = puzzle.size <= JUDGED_MERGES_UP_TO
-    nodes = _rival_nodes(puzzle.size, ops)
+    settled = settled or _closure(puzzle)
     level = _against(puzzle, settled, tier, judged)
     while level < 0:
-        for first, second in _merges(puzzle, rng):
-            rest = [cage for cage in puzzle.cages if cage is not first and cage is not second]
-            merged = make_cages([tuple(sorted(first.cells + second.cells))], solution, rng, ops, rest)
-            looser = Puzzle.trusted(puzzle.size, rest + merged, solution)
-            try:
-                closed, other = rival(looser, solution, nodes)
-            except Undecided:  # not known to stay unique: not kept
-                continue
-            if other is None and (looser_level := _against(looser, closed, tier, judged)) <= 0:
-                puzzle, settled, level = looser, closed, looser_level
-                break
-        else:
+        kept = _first_kept(_merged(puzzle, rng, ops), tier, ops, judged)
+        if kept is None:
             return None
+        puzzle, settled, level = kept
     return puzzle, settled
+
+
+def _harden_counted(puzzle: Puzzle, tier: int, rng: random.Random, ops: str) -> tuple[Puzzle, list[int]] | None:
+    """`_harden` on a counted board, where telling whether a merge stays unique costs far
+    less than grading it: merges are kept while the puzzle stays unique, and only then is
+    it graded, and, when too hard, the puzzles before it, last first, until one is at
+    tier `tier` (None when one is too easy). Most end too easy: one grading each, not one
+    per merge (4×4 × only extreme: 3.3)."""
+    solution = puzzle.solution
+    assert solution is not None  # generated puzzles carry their solution
+    path = [puzzle]
+    while (looser := next((p for p in _merged(path[-1], rng, ops) if other_solution(p, solution) is None),
+                          None)) is not None:
+        path.append(looser)
+    for puzzle in reversed(path):
+        settled = _closure(puzzle)
+        level = _against(puzzle, settled, tier, judged=True)
+        if level < 0:
+            return None
+        if level == 0:
+            return puzzle, settled
+    return None
+
+
+def _first_kept(
+    puzzles: Iterable[Puzzle], tier: int, ops: str, judged: bool
+) -> tuple[Puzzle, list[int], int] | None:
+    """The first of `puzzles` that is unique and not too hard for `tier` (`_against`), with
+    its closure and that verdict; None when there is none."""
+    for puzzle in puzzles:
+        solution = puzzle.solution
+        assert solution is not None  # generated puzzles carry their solution
+        try:
+            closed, other = _rival(puzzle, solution, ops)
+        except Undecided:  # not known to stay unique: not kept
+            continue
+        if other is None:
+            closed = closed or _closure(puzzle)
+            if (level := _against(puzzle, closed, tier, judged)) <= 0:
+                return puzzle, closed, level
+    return None
+
+
+def _merged(puzzle: Puzzle, rng: random.Random, ops: str) -> Iterator[Puzzle]:
+    """`puzzle` with two neighbouring cages merged, each pair of `_merges` in turn."""
+    solution = puzzle.solution
+    assert solution is not None  # generated puzzles carry their solution
+    for first, second in _merges(puzzle, rng):
+        rest = [cage for cage in puzzle.cages if cage is not first and cage is not second]
+        merged = make_cages([tuple(sorted(first.cells + second.cells))], solution, rng, ops, rest)
+        yield Puzzle.trusted(puzzle.size, rest + merged, solution)
 
 
 def _against(puzzle: Puzzle, settled: list[int], tier: int, judged: bool) -> int:
@@ -412,12 +476,21 @@ def _against(puzzle: Puzzle, settled: list[int], tier: int, judged: bool) -> int
 def _merges(puzzle: Puzzle, rng: random.Random) -> list[tuple[Cage, Cage]]:
     """The pairs of neighbouring cages of `puzzle` whose union is no larger than
     MAX_CELLS, in random order."""
-    pairs = {(cage, puzzle.cages[puzzle.cage_index(nb)])
-             for cage in puzzle.cages for cell in cage.cells for nb in neighbours(puzzle.size, cell)}
-    ordered = sorted(((a, b) for a, b in pairs if a.cells < b.cells and len(a.cells) + len(b.cells) <= MAX_CELLS),
-                     key=lambda pair: (pair[0].cells, pair[1].cells))
+    cages = puzzle.cages  # in order of their cells, so a pair's numbers sort as its cells do
+    at = puzzle.cage_index
+    pairs = {(k, at(nb)) for k, cage in enumerate(cages) for cell in cage.cells
+             for nb in neighbours(puzzle.size, cell)}
+    ordered = [(cages[a], cages[b]) for a, b in sorted(pairs)
+               if a < b and len(cages[a].cells) + len(cages[b].cells) <= MAX_CELLS]
     rng.shuffle(ordered)
     return ordered
+
+
+def _closure(puzzle: Puzzle) -> list[int]:
+    """The `closure` of a generated puzzle, which its own solution meets."""
+    closed = closure(puzzle)
+    assert closed is not None  # the puzzle's own solution meets its clues
+    return closed
 
 
 def _finished(settled: list[int]) -> bool:
