@@ -25,7 +25,7 @@ from kaldoku_tui.engine.kinds import (HIDDEN_OPS, LEVELS, MAX_SIZE, MIN_SIZE, OP
 from kaldoku_tui.engine.latin import random_isotope, random_latin_square
 from kaldoku_tui.engine.puzzle import HIDDEN, Cage, Cell, Grid, Puzzle, PuzzleError, _connected, combine
 from kaldoku_tui.engine.solver import Undecided, closure, rival
-from kaldoku_tui.engine.squares import COUNTED_UP_TO, other_solution
+from kaldoku_tui.engine.squares import COUNTED_UP_TO, other_solution, square_index, squares_meeting
 from kaldoku_tui.engine.steps import Marks
 from kaldoku_tui.engine.techniques import layout, propagate, tier_needed
 
@@ -410,8 +410,7 @@ def _harden_counted(puzzle: Puzzle, tier: int, rng: random.Random, ops: str) -> 
     solution = puzzle.solution
     assert solution is not None  # generated puzzles carry their solution
     path = [puzzle]
-    while (looser := next((p for p in _merged(path[-1], rng, ops) if other_solution(p, solution) is None),
-                          None)) is not None:
+    while (looser := _unique_merge(path[-1], rng, ops)) is not None:
         path.append(looser)
     for puzzle in reversed(path):
         settled = _closure(puzzle)
@@ -420,6 +419,30 @@ def _harden_counted(puzzle: Puzzle, tier: int, rng: random.Random, ops: str) -> 
             return None
         if level == 0:
             return puzzle, settled
+    return None
+
+
+def _unique_merge(puzzle: Puzzle, rng: random.Random, ops: str) -> Puzzle | None:
+    """`puzzle` (on a counted board) with the first pair of `_merges` merged that leaves it
+    one solution; None when none does. Told by the squares each clue allows, before any
+    puzzle is made."""
+    solution = puzzle.solution
+    assert solution is not None  # generated puzzles carry their solution
+    n, cages = puzzle.size, puzzle.cages
+    allowed = [squares_meeting(n, cage) for cage in cages]
+    others = ~(1 << square_index(solution))
+    for a, b in _merge_pairs(puzzle, rng):
+        rest = [cage for k, cage in enumerate(cages) if k != a and k != b]
+        cells = tuple(sorted(cages[a].cells + cages[b].cells))
+        # × alone has one clue for any cells: no need to deal out the operations.
+        merged = (Cage(cells, "*", cages[a].target * cages[b].target) if ops == "mul"
+                  else make_cages([cells], solution, rng, ops, rest)[0])
+        left = others & squares_meeting(n, merged)
+        for k, mask in enumerate(allowed):
+            if left and k != a and k != b:
+                left &= mask
+        if not left:
+            return Puzzle.trusted(n, rest + [merged], solution)
     return None
 
 
@@ -448,7 +471,10 @@ def _merged(puzzle: Puzzle, rng: random.Random, ops: str) -> Iterator[Puzzle]:
     assert solution is not None  # generated puzzles carry their solution
     for first, second in _merges(puzzle, rng):
         rest = [cage for cage in puzzle.cages if cage is not first and cage is not second]
-        merged = make_cages([tuple(sorted(first.cells + second.cells))], solution, rng, ops, rest)
+        cells = tuple(sorted(first.cells + second.cells))
+        # × alone has one clue for any cells: no need to deal out the operations.
+        merged = ([Cage(cells, "*", first.target * second.target)] if ops == "mul"
+                  else make_cages([cells], solution, rng, ops, rest))
         yield Puzzle.trusted(puzzle.size, rest + merged, solution)
 
 
@@ -476,14 +502,24 @@ def _against(puzzle: Puzzle, settled: list[int], tier: int, judged: bool) -> int
 def _merges(puzzle: Puzzle, rng: random.Random) -> list[tuple[Cage, Cage]]:
     """The pairs of neighbouring cages of `puzzle` whose union is no larger than
     MAX_CELLS, in random order."""
+    return [(puzzle.cages[a], puzzle.cages[b]) for a, b in _merge_pairs(puzzle, rng)]
+
+
+def _merge_pairs(puzzle: Puzzle, rng: random.Random) -> list[tuple[int, int]]:
+    """`_merges` by the cages' places in `puzzle.cages`."""
     cages = puzzle.cages  # in order of their cells, so a pair's numbers sort as its cells do
     at = puzzle.cage_index
-    pairs = {(k, at(nb)) for k, cage in enumerate(cages) for cell in cage.cells
-             for nb in neighbours(puzzle.size, cell)}
-    ordered = [(cages[a], cages[b]) for a, b in sorted(pairs)
-               if a < b and len(cages[a].cells) + len(cages[b].cells) <= MAX_CELLS]
+    pairs = {(min(a, b), max(a, b)) for a, b in ((at(one), at(other)) for one, other in _adjacent_cells(puzzle.size))}
+    ordered = [(a, b) for a, b in sorted(pairs) if a != b and len(cages[a].cells) + len(cages[b].cells) <= MAX_CELLS]
     rng.shuffle(ordered)
     return ordered
+
+
+@lru_cache(maxsize=None)
+def _adjacent_cells(n: int) -> tuple[tuple[Cell, Cell], ...]:
+    """Each pair of side-by-side cells of the n×n board, once."""
+    return tuple(((r, c), nb) for r in range(n) for c in range(n) for nb in ((r, c + 1), (r + 1, c))
+                 if nb[0] < n and nb[1] < n)
 
 
 def _closure(puzzle: Puzzle) -> list[int]:

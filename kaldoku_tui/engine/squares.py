@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from kaldoku_tui.engine.puzzle import HIDDEN, Cell, Grid, Puzzle, combine
+from kaldoku_tui.engine.puzzle import HIDDEN, Cage, Cell, Grid, Puzzle, combine
 
 COUNTED_UP_TO = 4
 """The largest board whose latin squares are all listed (5×5 has 161,280)."""
@@ -67,14 +67,24 @@ def _allowed(n: int, cells: tuple[Cell, ...], op: str) -> dict[int, int]:
     return masks
 
 
+def squares_meeting(n: int, cage: Cage) -> int:
+    """The latin squares of `n` (a board of at most COUNTED_UP_TO) that meet `cage`'s clue."""
+    return _allowed(n, cage.cells, cage.op).get(cage.target, 0)
+
+
+def square_index(square: Grid) -> int:
+    """The place of a latin square in `latin_squares`."""
+    return _index(len(square))[tuple(map(tuple, square))]
+
+
 def other_solution(puzzle: Puzzle, solution: Grid) -> Grid | None:
     """The first latin square other than `solution` that meets every clue of `puzzle`
     (a board of at most COUNTED_UP_TO, no hidden operation); None when there is none."""
     n = puzzle.size
     assert n <= COUNTED_UP_TO and all(cage.op != HIDDEN for cage in puzzle.cages)
-    left = ~(1 << _index(n)[tuple(map(tuple, solution))])
+    left = ~(1 << square_index(solution))
     for cage in puzzle.cages:
-        left &= _allowed(n, cage.cells, cage.op).get(cage.target, 0)
+        left &= squares_meeting(n, cage)
         if not left:
             return None
     return latin_squares(n)[(left & -left).bit_length() - 1]
