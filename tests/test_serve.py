@@ -561,3 +561,43 @@ def test_two_keys_race_a_4x4_across_two_servers_of_one_postgresql_store(tmp_path
     finally:
         one.stop()
         two.stop()
+
+
+def test_a_guests_lobby_shows_the_servers_leaderboards_and_leaves_nothing_there(tmp_path, terminals):
+    """A guest's games are in a scratch store of its own; its lobby's leaderboards are the
+    server's, read and never written."""
+    from conftest import EXAMPLE_ID, EXAMPLE_SOLUTION, sql
+
+    from kaldoku_tui.engine.daily import daily_kind, utc_day
+    from kaldoku_tui.engine.formats import read_keen
+    from kaldoku_tui.engine.kinds import GameKind
+    from kaldoku_tui.session.store import open_store
+
+    data = tmp_path / "data"
+    puzzle = read_keen(EXAMPLE_ID).with_solution(EXAMPLE_SOLUTION)
+    no_help = {"checks": 0, "hints": 0, "reveals": 0}
+    today = utc_day()
+    with open_store(data, "key:SHA256:" + "A" * 43) as ann:
+        ann.set_display_name("Ann")
+        for kind, daily, seconds in ((daily_kind(today), today, 83.0), (GameKind(4), None, 61.0)):
+            journal, _ = ann.new_game(puzzle, kind, daily)
+            assert journal.end("won", seconds, no_help) is None
+    server = Server(data)
+    server.start()
+    try:
+        guest = terminals(ssh(server, None, "127.0.0.21"))
+        screen = guest.wait_for_text("Fastest 4×4")
+        assert re.search(r"Daily [^\n]*\n[^\n]*1\. Ann +1:23", screen), screen
+        assert re.search(r"Fastest 4×4[^\n]*\n[^\n]*1\. Ann +1:01", screen), screen
+        assert "nobody yet" not in screen
+        guest.press("Enter")  # a new 4×4, in the guest's own store
+        guest.wait_for_text("kaldoku — 4×4")
+        guest.press("1", "q")
+        guest.wait_for_text("Fastest 4×4")
+        guest.press("q")
+        assert log_line(server, "127.0.0.21", "guest:", "quit")
+        assert wait_for(lambda: not list((data / "guests").iterdir())), "the guest's store was deleted"
+        assert sql(data, "SELECT count(*) FROM games WHERE player LIKE 'guest:%'") == [(0,)]
+        assert sql(data, "SELECT count(*) FROM players WHERE id LIKE 'guest:%'") == [(0,)]
+    finally:
+        server.stop()

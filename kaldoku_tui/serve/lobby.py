@@ -8,10 +8,12 @@ process: the lobby, the game chosen, the lobby again, until the player leaves.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import unicodedata
 from collections.abc import Callable
+from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from datetime import date
 
@@ -81,9 +83,11 @@ def new_kind(args: list[str]) -> GameKind:
     return GameKind(int(option("--size") or 6), option("--ops") or "all", option("--difficulty"))
 
 
-def lobby_view(store, kind: GameKind, today: date | None = None, race: str | None = None) -> LobbyView:
+def lobby_view(store, kind: GameKind, today: date | None = None, race: str | None = None,
+               boards: Store | None = None) -> LobbyView:
     """What the lobby shows, read from the player's `store`; new games are of `kind`;
-    `race`: the race last played in this session, whose table it shows."""
+    `race`: the race last played in this session, whose table it shows; `boards`: the
+    store whose leaderboards it shows, when not the player's (a guest's: the server's)."""
     from kaldoku_tui.session.race import results
 
     rejoin = tuple(r.name for r in store.races_to_rejoin())
@@ -98,13 +102,14 @@ def lobby_view(store, kind: GameKind, today: date | None = None, race: str | Non
         in_progress = current.describe() if current else "a game"
     chosen = store.display_name()
     name = chosen if store.name_holder(chosen) == store.player else None
-    board = store.daily_leaderboard(today, count=1000)
+    boards = boards or store
+    board = boards.daily_leaderboard(today, count=1000)
     leaders = tuple(board)
     mine = next((s for s in leaders if name is not None and s.name == name), None)
     records = tuple(f"{kind.describe()}: won {r.won} of {r.played}"
                     + (f", best {minutes(r.best)}" if r.best is not None else "")
                     for kind, r in store.records())
-    fastest = tuple(store.kind_leaderboard(kind, count=LEADERS))
+    fastest = tuple(boards.kind_leaderboard(kind, count=LEADERS))
     return LobbyView(name, in_progress, today, daily_kind(today).describe(), leaders[:LEADERS], mine,
                      kind.describe(), fastest, records, rejoin, race_table)
 
@@ -369,7 +374,9 @@ def renamer(store) -> Callable[[str], str | None]:
 def main(argv: list[str]) -> int:
     """A server session's process: `--player ID [--data-dir DIR] -- NEW-GAME-ARGS` (the
     store's URL, if any, in KALDOKU_STORE). The lobby, then the game chosen in a process
-    of its own on this terminal (under the same limits), then the lobby again."""
+    of its own on this terminal (under the same limits), then the lobby again. A guest's
+    lobby reads the leaderboards from the server's store (KALDOKU_BOARDS), only them."""
+    from kaldoku_tui.serve.game import BOARDS_VARIABLE
     from kaldoku_tui.session.store import StoreError, open_store, store_location
 
     split = argv.index("--")
@@ -377,14 +384,16 @@ def main(argv: list[str]) -> int:
     player = player_args[player_args.index("--player") + 1]
     directory = player_args[player_args.index("--data-dir") + 1] if "--data-dir" in player_args else None
     location = store_location(None, directory)
+    boards_at = os.environ.get(BOARDS_VARIABLE)
     first = True
     race: str | None = None
     """The race last played in this session: the lobby shows its table."""
     while True:
         try:
-            with open_store(location, player) as store:
+            with open_store(location, player) as store, ExitStack() as stack:
+                boards = stack.enter_context(open_store(boards_at, player)) if boards_at else None
                 named = not player.startswith("guest:")  # a guest's games and name end with the connection
-                view = lobby_view(store, new_kind(new_game), race=race)
+                view = lobby_view(store, new_kind(new_game), race=race, boards=boards)
                 choice = LobbyApp(view, new_game, renamer(store) if named else None, first,
                                   RaceDesk(store, new_kind(new_game))).run()
             first = False  # asked once a session: n asks again
