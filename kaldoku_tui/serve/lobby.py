@@ -17,16 +17,19 @@ from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from datetime import date
 
+from textual import work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
+from textual.worker import get_current_worker
 
 from kaldoku_tui.engine.daily import daily_kind, daily_puzzle, utc_day
 from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.session.store import RACE_DAILY, Race, Standing, Store, StoreError
+from kaldoku_tui.session.store.base import START_WITHIN
 from kaldoku_tui.terminal import shown
 
 NAME_LIMIT = 20
@@ -161,7 +164,10 @@ RACE_EVERY = 1.0
 
 class RaceScreen(Screen[str]):
     """The race room: open a race or join one by its short name, see who is in; the opener
-    starts it. Dismissed with the race's name once it has started ('' to go back)."""
+    starts it. Dismissed with the race's name once it has started ('' to go back).
+
+    The store is read and written in thread workers, their results handed back to the UI
+    thread: a store that is slow to answer (a PostgreSQL outage) never freezes the room."""
 
     BINDINGS = [Binding("escape,ctrl+b", "dismiss('')", "back"), Binding("s", "start", "start")]
 
@@ -170,6 +176,10 @@ class RaceScreen(Screen[str]):
         self.desk = desk
         self.name_in: str | None = None
         """The race this player is in here, None until they open or join one."""
+        self.asking = False
+        """Whether a race is being opened, joined or started (one at a time)."""
+        self.looking = False
+        """Whether the race is being read (one look at a time, however slow)."""
 
     def compose(self) -> ComposeResult:
         yield Label("Race: open one and tell others its name, or type a race's name and Enter.  "
@@ -188,44 +198,88 @@ class RaceScreen(Screen[str]):
     def unreachable(self, error: StoreError) -> None:
         self.say(f"The races cannot be reached now ({shown(str(error), 100)}): try again.")
 
+    def reply(self, callback: Callable[..., None], *args: object) -> None:
+        """Hand a worker's result to `callback` on the UI thread, unless the room closed meanwhile."""
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(callback, *args)
+
+    def answered(self, error: StoreError) -> None:
+        self.asking = False
+        self.unreachable(error)
+
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        if self.name_in is None:
-            try:
-                name = self.desk.open(event.option.id == "open-daily")
-            except StoreError as error:
-                self.unreachable(error)
-            else:
-                self.enter(name)
+        if self.name_in is None and not self.asking:
+            self.asking = True
+            self.say("Opening a race…")
+            self.open_race(event.option.id == "open-daily")
+
+    @work(thread=True, group="race-desk")
+    def open_race(self, daily: bool) -> None:
+        """Open a race (its puzzle may have to be made first)."""
+        try:
+            name = self.desk.open(daily)
+        except StoreError as error:
+            self.reply(self.answered, error)
+        else:
+            self.reply(self.enter, name)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        if self.name_in is None and not self.asking:
+            self.asking = True
+            self.join_race(event.value)
+
+    @work(thread=True, group="race-desk")
+    def join_race(self, typed: str) -> None:
         try:
-            race = self.desk.join(event.value)
+            race = self.desk.join(typed)
         except StoreError as error:
-            self.unreachable(error)
-            return
+            self.reply(self.answered, error)
+        else:
+            self.reply(self.joined, typed, race)
+
+    def joined(self, typed: str, race: Race | None) -> None:
+        self.asking = False
         if race is None:
-            self.say(f"No race {shown(event.value.strip(), 8)!r} to join: its name is 4 letters, "
+            self.say(f"No race {shown(typed.strip(), 8)!r} to join: its name is 4 letters, "
                      "and a race that started takes nobody new.")
         else:
             self.enter(race.name)
 
     def enter(self, name: str) -> None:
+        self.asking = False
         self.name_in = name
         self.query_one("#race-menu", OptionList).disabled = True
         self.query_one("#race-join", Input).disabled = True
         self.look()
 
     def look(self) -> None:
-        """Show the race waited for; leave for it once its opener has started it."""
-        if self.name_in is None:
-            return
+        """Read the race waited for, unless a read is under way already."""
+        if self.name_in is not None and not self.looking:
+            self.looking = True
+            self.read_race(self.name_in)
+
+    @work(thread=True, group="race-look")
+    def read_race(self, name: str) -> None:
         try:
-            race = self.desk.race(self.name_in)
+            race = self.desk.race(name)
         except StoreError as error:
-            self.unreachable(error)  # looked at again in a second
+            self.reply(self.seen, name, error)
+        else:
+            self.reply(self.seen, name, race)
+
+    def seen(self, name: str, race: Race | StoreError | None) -> None:
+        self.looking = False
+        self.show(name, race)
+
+    def show(self, name: str, race: Race | StoreError | None) -> None:
+        """Show race `name` as read; leave for it once its opener has started it."""
+        if isinstance(race, StoreError):
+            self.unreachable(race)  # looked at again in a second
             return
         if race is None:
+            hours = START_WITHIN.total_seconds() / 3600
+            self.say(f"Race {name} is gone: it was not started within {hours:g} hours. Esc: back.")
             return
         if race.started:
             self.dismiss(race.name)
@@ -239,16 +293,23 @@ class RaceScreen(Screen[str]):
                  f"In it:\n{who}\n{then}")
 
     def action_start(self) -> None:
-        if self.name_in is None:
-            return
-        try:
-            started = self.desk.start(self.name_in)
-        except StoreError as error:
-            self.unreachable(error)
-            return
-        if started:
-            self.look()
+        if self.name_in is not None and not self.asking:
+            self.asking = True
+            self.start_race(self.name_in)
 
+    @work(thread=True, group="race-desk")
+    def start_race(self, name: str) -> None:
+        try:
+            race = self.desk.race(name) if self.desk.start(name) else None
+        except StoreError as error:
+            self.reply(self.answered, error)
+        else:
+            self.reply(self.started, name, race)
+
+    def started(self, name: str, race: Race | None) -> None:
+        self.asking = False
+        if race is not None:
+            self.show(name, race)
 
 
 class NameScreen(ModalScreen[str]):
