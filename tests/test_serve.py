@@ -601,3 +601,33 @@ def test_a_guests_lobby_shows_the_servers_leaderboards_and_leaves_nothing_there(
         assert sql(data, "SELECT count(*) FROM players WHERE id LIKE 'guest:%'") == [(0,)]
     finally:
         server.stop()
+
+
+def flowing(screen: str) -> str:
+    """The words of a screen in reading order, boxes and line ends as single spaces: text
+    wrapped over lines reads whole."""
+    return " ".join(re.sub("[│╭╮╰╯─▊▎▔▁]", " ", screen).split())
+
+
+def test_the_lobbys_texts_fit_the_window(tmp_path, keys, terminals):
+    """Name prompt, lobby and race room wrap their texts at 60×20, 80×24 and 120×40: none is cut."""
+    server = Server(tmp_path / "data")
+    server.start()
+    try:
+        for width, height in ((60, 20), (80, 24), (120, 40)):
+            player = terminals(ssh(server, keys["a"], "127.0.0.22"), width, height)
+            player.wait_for_text("Your name on the")
+            text = flowing(wait_for(lambda: (s := player.screen()) and "Esc: later" in s and s) or player.screen())
+            assert "Your name on the leaderboards (up to 20 characters; Esc: later):" in text, player.screen()
+            assert "Enter picks, n: your name, q: leave" in text, player.screen()
+            name_later(player)
+            player.press("Down", "Down", "Enter")  # the race room
+            player.wait_for_text("Open a race")
+            text = flowing(player.screen())
+            assert "or type a race's name and Enter. Esc: back" in text, player.screen()
+            player.press("Escape")
+            player.wait_for_text("Race: open or join")
+            player.press("q")
+            assert wait_for(player.dead), player.screen()
+    finally:
+        server.stop()

@@ -323,7 +323,7 @@ class NameScreen(ModalScreen[str]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="name"):
-            yield Label(f"Your name on the leaderboards (up to {NAME_LIMIT} characters, Esc: later):")
+            yield Label(f"Your name on the leaderboards\n(up to {NAME_LIMIT} characters; Esc: later):")
             yield Input(max_length=NAME_LIMIT, id="name-input")
             yield Label("", id="name-problem")
 
@@ -341,10 +341,11 @@ class LobbyApp(App[list[str] | None]):
 
     CSS = """
     #title { padding: 0 1; text-style: bold; }
+    #title, #race-title, #name Label { width: 100%; }
     #menu { width: 38; height: auto; max-height: 100%; }
     #panel { width: 1fr; padding: 0 1; }
     NameScreen { align: center middle; }
-    #name { width: 64; height: auto; border: round $accent; padding: 1 2; }
+    #name { width: 64; max-width: 100%; height: auto; border: round $accent; padding: 1 2; }
     """
     BINDINGS = [Binding("q", "leave", "leave"), Binding("n", "rename", "your name")]
 
