@@ -631,3 +631,25 @@ def test_the_lobbys_texts_fit_the_window(tmp_path, keys, terminals):
             assert wait_for(player.dead), player.screen()
     finally:
         server.stop()
+
+
+def test_a_burst_of_keys_with_backspaces_is_typed_in_order(tmp_path, keys, terminals):
+    """Keys sent at once (tmux send-keys, a fast typist): Backspace deletes what was typed
+    before it, never the letters after it (Textual runs Input's bound keys late)."""
+    server = Server(tmp_path / "data")
+    server.start()
+    try:
+        player = terminals(ssh(server, keys["a"], "127.0.0.23"))
+        player.wait_for_text("Esc: later")
+        player.tmux("send-keys", "-t", "t", "A", "l", "i", "c", "x", "BSpace", "BSpace", "c", "e", "Enter")
+        player.wait_for_text("You: Alice")
+        player.press("Down", "Down", "Enter")  # the race room: its name field too
+        player.wait_for_text("Open a race")
+        player.press("Tab")
+        player.tmux("send-keys", "-t", "t", "n", "o", "p", "x", "BSpace", "BSpace", "p", "e", "Enter")
+        player.wait_for_text("No race 'nope'")
+        player.press("Escape")
+        player.wait_for_text("Race: open or join")
+        player.press("q")
+    finally:
+        server.stop()

@@ -17,7 +17,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from datetime import date
 
-from textual import work
+from textual import events, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -158,6 +158,26 @@ class RaceDesk:
         return self.store.race(name)
 
 
+class TypedInput(Input):
+    """An Input whose own keys (Backspace, arrows, Enter) act in the order they were typed.
+
+    Textual's Input puts a printable key in at once, but runs a bound key's action only
+    once the key has bubbled up to the app: in a burst (a fast typist over ssh, tmux), the
+    letters after a Backspace went in before it, and it deleted them (`Alicx`, Backspace
+    twice, `ce` gave `Alicx`). Textual issue 6605; this runs those actions at once."""
+
+    OWN_KEYS = {binding.key: binding.action for binding in Binding.make_bindings(Input.BINDINGS)}
+
+    async def _on_key(self, event: events.Key) -> None:
+        action = None if event.is_printable else self.OWN_KEYS.get(event.key)
+        if action is None:
+            await super()._on_key(event)
+            return
+        event.stop()
+        event.prevent_default()
+        await self.run_action(action)
+
+
 RACE_EVERY = 1.0
 """Seconds between two looks at the race being waited for."""
 
@@ -186,7 +206,7 @@ class RaceScreen(Screen[str]):
                     "Esc: back", id="race-title")
         yield OptionList(Option(f"Open a race: {self.desk.kind.describe()}", id="open-kind"),
                          Option("Open a race: today's daily", id="open-daily"), id="race-menu")
-        yield Input(placeholder="a race's name, to join it", max_length=8, id="race-join")
+        yield TypedInput(placeholder="a race's name, to join it", max_length=8, id="race-join")
         yield Static("", id="race-panel", markup=False)
 
     def on_mount(self) -> None:
@@ -324,7 +344,7 @@ class NameScreen(ModalScreen[str]):
     def compose(self) -> ComposeResult:
         with Vertical(id="name"):
             yield Label(f"Your name on the leaderboards\n(up to {NAME_LIMIT} characters; Esc: later):")
-            yield Input(max_length=NAME_LIMIT, id="name-input")
+            yield TypedInput(max_length=NAME_LIMIT, id="name-input")
             yield Label("", id="name-problem")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
