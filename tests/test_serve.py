@@ -616,15 +616,13 @@ def test_the_lobbys_texts_fit_the_window(tmp_path, keys, terminals):
     try:
         for width, height in ((60, 20), (80, 24), (120, 40)):
             player = terminals(ssh(server, keys["a"], "127.0.0.22"), width, height)
-            player.wait_for_text("Your name on the")
-            text = flowing(wait_for(lambda: (s := player.screen()) and "Esc: later" in s and s) or player.screen())
-            assert "Your name on the leaderboards (up to 20 characters; Esc: later):" in text, player.screen()
-            assert "Enter picks, n: your name, q: leave" in text, player.screen()
+            for phrase in ("Your name on the leaderboards (up to 20 characters; Esc: later):",
+                           "Enter picks, n: your name, q: leave"):
+                assert wait_for(lambda: phrase in flowing(player.screen()), 30), (phrase, player.screen())
             name_later(player)
             player.press("Down", "Down", "Enter")  # the race room
-            player.wait_for_text("Open a race")
-            text = flowing(player.screen())
-            assert "or type a race's name and Enter. Esc: back" in text, player.screen()
+            phrase = "or type a race's name and Enter. Esc: back"
+            assert wait_for(lambda: phrase in flowing(player.screen()), 30), (phrase, player.screen())
             player.press("Escape")
             player.wait_for_text("Race: open or join")
             player.press("q")
