@@ -134,6 +134,8 @@ class RaceDesk:
 
     store: Store
     kind: GameKind
+    why_not: str | None = None
+    """Why this player cannot race (a guest), None when they can."""
 
     def open(self, daily: bool) -> str:
         """A new race on a new puzzle of `kind` (or today's daily): its short name."""
@@ -178,6 +180,9 @@ class TypedInput(Input):
         await self.run_action(action)
 
 
+GUEST_RACES = ("A guest cannot race: races are kept under each racer's key, where a guest "
+               "keeps nothing. Connect with an SSH key to open or join one.  Esc: back")
+"""What the race room says to a guest."""
 RACE_EVERY = 1.0
 """Seconds between two looks at the race being waited for."""
 
@@ -210,6 +215,11 @@ class RaceScreen(Screen[str]):
         yield Static("", id="race-panel", markup=False)
 
     def on_mount(self) -> None:
+        if self.desk.why_not:
+            self.query_one("#race-menu", OptionList).disabled = True
+            self.query_one("#race-join", Input).disabled = True
+            self.say(self.desk.why_not)
+            return
         self.set_interval(RACE_EVERY, self.look)
 
     def say(self, text: str) -> None:
@@ -393,7 +403,8 @@ class LobbyApp(App[list[str] | None]):
 
     def panel_text(self) -> str:
         view = self.view
-        who = shown(view.name, NAME_LIMIT) if view.name else "no name yet (n chooses one)"
+        who = (shown(view.name, NAME_LIMIT) if view.name else "no name yet (n chooses one)" if self.rename
+               else "a guest, whose games end when you leave (connect with an SSH key to keep them)")
         lines = [f"You: {who}", ""]
         if view.race_table:
             lines += [*view.race_table, ""]
@@ -476,8 +487,8 @@ def main(argv: list[str]) -> int:
                 boards = stack.enter_context(open_store(boards_at, player)) if boards_at else None
                 named = not player.startswith("guest:")  # a guest's games and name end with the connection
                 view = lobby_view(store, new_kind(new_game), race=race, boards=boards)
-                choice = LobbyApp(view, new_game, renamer(store) if named else None, first,
-                                  RaceDesk(store, new_kind(new_game))).run()
+                desk = RaceDesk(store, new_kind(new_game), None if named else GUEST_RACES)
+                choice = LobbyApp(view, new_game, renamer(store) if named else None, first, desk).run()
             first = False  # asked once a session: n asks again
         except StoreError as error:
             print(f"kaldoku: {shown(str(error), 200)}; try again later", file=sys.stderr)
