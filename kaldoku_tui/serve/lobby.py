@@ -404,7 +404,7 @@ class LobbyApp(App[list[str] | None]):
     def panel_text(self) -> str:
         view = self.view
         who = (shown(view.name, NAME_LIMIT) if view.name else "no name yet (n chooses one)" if self.rename
-               else "a guest, whose games end when you leave (connect with an SSH key to keep them)")
+               else "a guest; your games end when you leave")
         lines = [f"You: {who}", ""]
         if view.race_table:
             lines += [*view.race_table, ""]
