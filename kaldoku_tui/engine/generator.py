@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 import secrets
 from functools import lru_cache
+from math import prod
 from typing import Callable, Iterable, Iterator
 
 from kaldoku_tui.engine.arithmetic import shape_of
@@ -199,11 +200,22 @@ def _recut_pair(puzzle: Puzzle, cages: list[Cage], other: Grid, rng: random.Rand
                     choices.append((cage, neighbour, part, tuple(c for c in region if c not in part)))
     rng.shuffle(choices)
     for cage, neighbour, part, rest in choices:
+        if ops == "mul":  # × alone has one clue for any cells: seen without dealing
+            if all(_product(other, cells) == _product(solution, cells) for cells in (part, rest)):
+                continue
+            others = [c for c in puzzle.cages if c is not cage and c is not neighbour]
+            halves = [Cage(cells, "*", _product(solution, cells)) for cells in (part, rest)]
+            return Puzzle.trusted(puzzle.size, others + halves, solution)
         others = [c for c in puzzle.cages if c is not cage and c is not neighbour]
         halves = make_cages([part, rest], solution, rng, ops, others)
         if not all(half.met_by(other) for half in halves):
             return Puzzle.trusted(puzzle.size, others + halves, solution)
     return None
+
+
+def _product(grid: Grid, cells: tuple[Cell, ...]) -> int:
+    """The product of `grid`'s digits in `cells`."""
+    return prod(grid[r][c] for r, c in cells)
 
 
 def _cuts(region: tuple[Cell, ...]) -> list[tuple[Cell, ...]]:

@@ -46,21 +46,37 @@ def _index(n: int) -> dict[Grid, int]:
 
 
 @lru_cache(maxsize=None)
-def _flat(n: int) -> tuple[tuple[int, ...], ...]:
-    """The latin squares of `n` as rows of digits run together, in the same order."""
-    return tuple(tuple(digit for row in square for digit in row) for square in latin_squares(n))
+def _with_digit(n: int) -> dict[tuple[Cell, int], int]:
+    """By cell and digit, the squares that put the digit there."""
+    masks: dict[tuple[Cell, int], int] = {}
+    for i, square in enumerate(latin_squares(n)):
+        for r, row in enumerate(square):
+            for c, digit in enumerate(row):
+                masks[(r, c), digit] = masks.get(((r, c), digit), 0) | 1 << i
+    return masks
+
+
+@lru_cache(maxsize=1 << 14)
+def _by_digits(n: int, cells: tuple[Cell, ...]) -> dict[tuple[int, ...], int]:
+    """By the digits they put in `cells`, the squares that put them there (none empty);
+    built on the cells but the last, as cages that grow by merging share them."""
+    if not cells:
+        return {(): (1 << len(latin_squares(n))) - 1}
+    *first, last = cells
+    with_digit = _with_digit(n)
+    found = {}
+    for digits, squares in _by_digits(n, tuple(first)).items():
+        for digit in range(1, n + 1):
+            if both := squares & with_digit[last, digit]:
+                found[(*digits, digit)] = both
+    return found
 
 
 @lru_cache(maxsize=1 << 14)
 def _allowed(n: int, cells: tuple[Cell, ...], op: str) -> dict[int, int]:
     """By target, the squares whose digits in `cells` make it by `op`."""
-    by_digits: dict[tuple[int, ...], int] = {}
-    places = [r * n + c for r, c in cells]
-    for i, square in enumerate(_flat(n)):
-        digits = tuple([square[k] for k in places])
-        by_digits[digits] = by_digits.get(digits, 0) | 1 << i
     masks: dict[int, int] = {}
-    for digits, squares in by_digits.items():
+    for digits, squares in _by_digits(n, cells).items():
         target = combine(op, digits)
         if target is not None:
             masks[target] = masks.get(target, 0) | squares
