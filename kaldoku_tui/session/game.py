@@ -17,13 +17,11 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Iterable, Mapping, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Protocol
 
 from kaldoku_tui.engine.board import Board
 from kaldoku_tui.engine.check import is_solved, mistakes
 from kaldoku_tui.engine.daily import daily_of
-from kaldoku_tui.engine.hints import STAGES
-from kaldoku_tui.engine.hints import Hint as FoundHint
 from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.engine.puzzle import Cell, Puzzle, PuzzleError
 from kaldoku_tui.session.moves import (AskHint, BoardMove, Check, DigitMove, Fill, Hint, Move,
@@ -32,6 +30,9 @@ from kaldoku_tui.session.moves import (AskHint, BoardMove, Check, DigitMove, Fil
 from kaldoku_tui.session.moves import states_from_list as states_from_list  # snapshot.py's
 from kaldoku_tui.session.moves import states_to_list as states_to_list  # legacy.py's
 from kaldoku_tui.session.settings import Settings
+
+if TYPE_CHECKING:
+    from kaldoku_tui.engine.hints import Hint as FoundHint
 
 HELP = ("checks", "hints", "reveals")
 """The kinds of help a game counts; any of them makes a win aided."""
@@ -384,6 +385,8 @@ class Session:
 
     def press_hint(self) -> Update:
         """One press of the hint key: where to look, then why, then the step made."""
+        from kaldoku_tui.engine.hints import STAGES  # with the solver: loaded at the first hint
+
         state = self.hint
         if state.hint is None:
             state.waiting += 1
