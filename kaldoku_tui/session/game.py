@@ -351,15 +351,16 @@ class Session:
             self.help["reveals"] += 1
             return Update(True, self.finish("revealed") or notice or SAID[Reveal],
                           ended="revealed")
-        if is_solved(self.puzzle, self.board.grid):
+        grid = self.board.grid
+        if is_solved(self.puzzle, grid):
             return Update(True, self.finish("won") or notice, ended="won")
         if self.show_mistakes:
             if not self.help["checks"]:
                 self.help["checks"] += 1
                 notice = self.log(Check()) or notice
-            self.marked = frozenset(mistakes(self.puzzle, self.board.grid))
+            self.marked = frozenset(mistakes(self.puzzle, grid))
         self.passing = True
-        if all(self.board.grid[r][c] for r, c in self.puzzle.cells):
+        if all(all(row) for row in grid):
             return Update(True, notice or FULL_BUT_WRONG)
         self.passing = type(move) in SAID
         return Update(True, notice or SAID.get(type(move), stale))
@@ -465,6 +466,8 @@ class Session:
     # The journal.
 
     def log(self, move: Move) -> str | None:
+        if isinstance(self.journal, NoJournal):
+            return None  # no record to make: a resumed game replays its moves unjournaled
         return self.journal.append(move.to_dict(), self.elapsed)
 
 
