@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import time
 from datetime import date
 from pathlib import Path
@@ -142,6 +143,7 @@ class KaldokuApp(App, inherit_bindings=False):
         return self.game
 
     def on_mount(self) -> None:
+        self.call_after_refresh(gc.enable)  # off while `kaldoku` starts (cli.play)
         self.set_timer(BANK_DELAY, self.fill_bank)
         if self.race is not None:
             self.set_interval(RACE_EVERY, self.race_tick)
