@@ -40,6 +40,10 @@ APP_CSS = Path(__file__).parent / "assets" / "app.tcss"
 BANK_DELAY = 1.0
 """Seconds after start (or after the player's last key) before the bank fills: a
 generating thread holds the GIL often enough to slow the first screen down by half."""
+COLLECT_DELAY = 0.5
+"""Seconds after start before garbage collection is back on: the first screen is whole by
+then, and the first collection, which goes through every object the start made (30-60 ms
+on a busy machine), does not hold it up."""
 RACE_EVERY = 1.0
 """Seconds between two writes of a racer's progress (and reads of the others')."""
 RACE_NEWS_HOLD = 4.0
@@ -143,7 +147,7 @@ class KaldokuApp(App, inherit_bindings=False):
         return self.game
 
     def on_mount(self) -> None:
-        self.call_after_refresh(gc.enable)  # off while `kaldoku` starts (cli.play)
+        self.set_timer(COLLECT_DELAY, gc.enable)  # off while `kaldoku` starts (cli.play)
         self.set_timer(BANK_DELAY, self.fill_bank)
         if self.race is not None:
             self.set_interval(RACE_EVERY, self.race_tick)

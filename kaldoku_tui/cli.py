@@ -693,7 +693,7 @@ def play(config: AppConfig) -> int:
 
     # Starting makes a few hundred thousand objects that last as long as the game (modules,
     # styles, a resumed game's history): looking through them for garbage before the board
-    # is drawn only delays it. The app turns collection back on after its first frame.
+    # is drawn only delays it. The app turns collection back on once its first screen is up.
     gc.disable()
     try:
         from kaldoku_tui.app import run
