@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 import secrets
 from functools import lru_cache
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Iterator
 
 from kaldoku_tui.engine.arithmetic import shape_of
 from kaldoku_tui.engine.cages import (DOMINOES_IN_FOUR, MAX_CELLS, allowed_ops, make_cages, neighbours, random_blocks,
@@ -213,9 +213,13 @@ def unique(
     """`puzzle` repaired until its own solution is its only one, with its `closure`;
     None when no repair is left, or after one repair per cell (a recut may let a new
     rival in). The fast solver finds rivals far sooner than the human-style solve finds
-    itself stuck. Where the search has a budget (`_rival_nodes`) and spends it, None, or
-    when `logic_decides` the puzzle as it is, for a caller that keeps only what the
-    human-style solve finishes: its deductions are sound, so such a puzzle has one solution."""
+    itself stuck. Where the search has a budget (`_rival_nodes`) and spends it, the open
+    cage of most fillings takes its narrowest clue (one factor pair allowed, as in
+    `_normal`) and the search runs again; or, when `logic_decides`, the puzzle goes as it
+    is to a caller that keeps only what the human-style solve finishes: its deductions are
+    sound, so such a puzzle has one solution. (Dropping the candidate instead, 9×9 hidden
+    unreasonable took 0.70 s at the median and 1.46 s at most over 10 seeds, and 14 to 21
+    candidates; with the new clues 0.31 s and 0.78 s.)"""
     nodes = _rival_nodes(puzzle.size, ops)
     for _ in range(puzzle.size**2):
         solution = puzzle.solution
@@ -223,11 +227,16 @@ def unique(
         try:
             settled, other = rival(puzzle, solution, nodes)
         except Undecided:
-            if not logic_decides:
-                return None
             closed = closure(puzzle)
             assert closed is not None  # the puzzle's own solution meets its clues
-            return puzzle, closed
+            if logic_decides:
+                return puzzle, closed
+            # Too loose to decide: the open cage of most fillings takes its narrowest clue.
+            narrower = _reclue_open_cage(puzzle, _open_cages(puzzle, _open_cells(closed)), ops, easiest=True)
+            if narrower is None:
+                return None
+            puzzle = narrower
+            continue
         if other is None:
             return puzzle, settled
         repaired = repair(puzzle, other, rng, ops)
@@ -364,7 +373,7 @@ def _normal(
     while True:
         if stop():
             raise Stopped(f"stopped making a {n}×{n} normal puzzle")
-        open_cages = _open_cages(puzzle, (i for i, mask in enumerate(settled) if mask & (mask - 1)))
+        open_cages = _open_cages(puzzle, _open_cells(settled))
         if not open_cages:
             return None if tier_needed(puzzle, 1) else puzzle
         changed = (_split_one(puzzle, open_cages, rng, ops, easiest=False)
@@ -445,6 +454,11 @@ def _merges(puzzle: Puzzle, rng: random.Random) -> list[tuple[Cage, Cage]]:
 def _finished(settled: list[int]) -> bool:
     """Whether a `closure` leaves one digit in every cell."""
     return all(not mask & (mask - 1) for mask in settled)
+
+
+def _open_cells(settled: list[int]) -> Iterator[int]:
+    """The cells (indices in reading order) a `closure` leaves more than one digit."""
+    return (i for i, mask in enumerate(settled) if mask & (mask - 1))
 
 
 def _open_cages(puzzle: Puzzle, open_cells: Iterable[int]) -> list[Cage]:
