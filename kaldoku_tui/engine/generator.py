@@ -69,13 +69,15 @@ nodes: with every operation hidden the cages allow so many fillings that nothing
 (80 of 81 cells left open) and proving a 9×9 unique took 2,000 to 10,000 nodes, 0.4 to 2 s,
 and once 67,000 (97% of a 16 s seed). A leveled candidate then goes on to the human-style
 solve, whose sound deductions finish only a puzzle with one solution; a merge is not kept;
-a candidate of no level is dropped. (9×9 hidden hard, 5 seeds: 2,000 nodes median 2.1 s;
-300 nodes 0.66 s.)"""
+a candidate of no level, or for unreasonable, takes a narrower clue and is searched again
+(`unique`); a normal one is not searched at all (`_normal`). (9×9 hidden hard, 5 seeds:
+2,000 nodes median 2.1 s; 300 nodes 0.66 s.)"""
 
 LOGIC_DECIDES_BELOW = 5
 """Below this tier, a leveled candidate whose uniqueness search spent its budget goes on to
-the human-style solve; from it up, it is dropped: trials on a board that nothing settles
-cost far more (9×9 hidden unreasonable's first seed: 102 s, nearly all in trials)."""
+the human-style solve; from it up, it is narrowed until the search decides (`unique`):
+trials on a board that nothing settles cost far more (9×9 hidden unreasonable's first
+seed: 102 s, nearly all in trials)."""
 
 
 def _rival_nodes(size: int, ops: str) -> int | None:
