@@ -317,6 +317,10 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                 return normal
             continue
         low, high, fresh = begin(puzzle)
+        # On a budgeted board, the puzzle before its last new clue, and the cages whose new
+        # clue made it too easy: a step back costs less than a new candidate.
+        undo: Puzzle | None = None
+        tried: set[tuple[Cell, ...]] = set()
         while True:
             if stop():
                 raise Stopped(f"stopped making a {size}×{size} {LEVELS[tier - 1]} puzzle")
@@ -330,7 +334,11 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
             elif low is not None:
                 propagate(low, tier - 1, quick=True)
                 if low.solved:
-                    break
+                    if undo is None:
+                        break
+                    puzzle, undo = undo, None
+                    low, high, fresh = begin(puzzle)
+                    continue
                 high.narrow(low)
             propagate(high, tier, quick=True)
             if high.solved:
@@ -348,6 +356,7 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
             open_cages = _open_cages(puzzle, (i for i, placed in enumerate(high.placed) if not placed))
             split = _split_one(puzzle, open_cages, rng, ops, easiest)
             if split is not None:
+                undo, tried = None, set()
                 puzzle = split
                 low = low.on(layout(puzzle)) if low is not None else None
                 high = high.on(layout(puzzle))
@@ -355,9 +364,12 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                 continue
             # A new clue replaces the old one: what was deduced from it may not hold. A
             # budgeted (hidden) board may take a clue of one factor pair at once: see `_normal`.
-            split = _reclue_open_cage(puzzle, open_cages, ops, easiest or budgeted)
+            split = _reclue_open_cage(puzzle, [c for c in open_cages if c.cells not in tried], ops, easiest or budgeted)
             if split is None:
                 break
+            if budgeted:
+                undo = puzzle
+                tried.add(next(cage.cells for cage in puzzle.cages if cage not in split.cages))
             puzzle = split
             low, high, fresh = begin(puzzle)
     raise PuzzleError(f"found no {size}×{size} puzzle of level {LEVELS[tier - 1]} with operations {ops!r}")
