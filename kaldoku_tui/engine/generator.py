@@ -271,7 +271,8 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
     propagation, which stands in for them: for the capped solve at tier 3, and for
     the whole of tier 2 (`_normal`). A candidate whose uniqueness search spent its budget
     (`_rival_nodes`, below LOGIC_DECIDES_BELOW) goes on all the same: every deduction is
-    sound, so a solve that finishes proves the puzzle has one solution.
+    sound, so a solve that finishes proves the puzzle has one solution. On such a board a new clue
+    that leaves the puzzle too easy is taken back, and another cage tried.
     """
     easiest = tier == 1
     dominoes = MUL_DOMINOES_IN_FOUR if ops == "mul" and not easiest else DOMINOES_IN_FOUR
@@ -318,7 +319,9 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
             continue
         low, high, fresh = begin(puzzle)
         # On a budgeted board, the puzzle before its last new clue, and the cages whose new
-        # clue made it too easy: a step back costs less than a new candidate.
+        # clue made it too easy: a step back costs less than a new candidate (9×9 hidden
+        # extreme, seeds 100..159: 0.40 s median and 2.5 s most, 20 candidates on the slowest,
+        # against 0.19 s and 0.77 s, 2 or 3).
         undo: Puzzle | None = None
         tried: set[tuple[Cell, ...]] = set()
         while True:
