@@ -292,6 +292,7 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
         solution = random_isotope(square, rng)
         cages = make_cages(random_blocks(size, rng, dominoes_in_four=dominoes), solution, rng, ops, easiest=easiest)
         drawn = Puzzle.trusted(size, cages, solution)
+        made: tuple[Puzzle, list[int]] | None
         if tier == 2 and budgeted:
             # `_normal` keeps only a puzzle its closure finishes, which has one solution,
             # and the search would mostly spend its budget (9×9: 65 ms a candidate) for nothing.
