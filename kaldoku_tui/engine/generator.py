@@ -268,7 +268,13 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
             square = random_latin_square(size, rng)
         solution = random_isotope(square, rng)
         cages = make_cages(random_blocks(size, rng, dominoes_in_four=dominoes), solution, rng, ops, easiest=easiest)
-        made = unique(Puzzle.trusted(size, cages, solution), rng, ops, logic_decides=tier < LOGIC_DECIDES_BELOW)
+        cut = Puzzle.trusted(size, cages, solution)
+        capped = None
+        if tier > 2 and ops not in HARDENED_OPS:
+            capped = _capped(cut, tier)
+            if capped is None:
+                continue
+        made = unique(cut, rng, ops, logic_decides=tier < LOGIC_DECIDES_BELOW)
         if made is None:
             continue
         puzzle, settled = made
@@ -287,6 +293,8 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                 return normal
             continue
         low, high, fresh = begin(puzzle)
+        if puzzle is cut and isinstance(capped, Marks):
+            low = capped
         while True:
             if stop():
                 raise Stopped(f"stopped making a {size}×{size} {LEVELS[tier - 1]} puzzle")
@@ -330,6 +338,23 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
             puzzle = split
             low, high, fresh = begin(puzzle)
     raise PuzzleError(f"found no {size}×{size} puzzle of level {LEVELS[tier - 1]} with operations {ops!r}")
+
+
+def _capped(puzzle: Puzzle, tier: int) -> Marks | bool | None:
+    """None when tiers below `tier` (3 or more) solve `puzzle` as cut, before its uniqueness
+    is searched: most candidates with all four operations are that easy (5×5 extreme: 1,160
+    of 1,200), and a puzzle with two solutions is never solved, so none is lost. Else the
+    solve capped at tier - 1 as far as it went (tier > 3), or True (tier 3, where the fast
+    solver's propagation stands in for it)."""
+    settled = closure(puzzle)
+    assert settled is not None  # the puzzle's own solution meets its clues
+    if _finished(settled):
+        return None
+    if tier == 3:
+        return True
+    low = Marks.start(layout(puzzle))
+    propagate(low, tier - 1, quick=True)
+    return None if low.solved else low
 
 
 def _normal(
