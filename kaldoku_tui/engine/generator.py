@@ -208,20 +208,23 @@ def _shape_cuts(shape: tuple[Cell, ...]) -> tuple[tuple[Cell, ...], ...]:
 
 
 def unique(
-    puzzle: Puzzle, rng: random.Random, ops: str, logic_decides: bool = False
+    puzzle: Puzzle, rng: random.Random, ops: str, logic_decides: bool = False,
+    first: tuple[list[int], Grid | None] | None = None,
 ) -> tuple[Puzzle, list[int]] | None:
     """`puzzle` repaired until its own solution is its only one, with its `closure`;
     None when no repair is left, or after one repair per cell (a recut may let a new
     rival in). The fast solver finds rivals far sooner than the human-style solve finds
     itself stuck. Where the search has a budget (`_rival_nodes`) and spends it, None, or
     when `logic_decides` the puzzle as it is, for a caller that keeps only what the
-    human-style solve finishes: its deductions are sound, so such a puzzle has one solution."""
+    human-style solve finishes: its deductions are sound, so such a puzzle has one solution.
+    `first` is what `rival` already said of `puzzle`, when the caller asked."""
     nodes = _rival_nodes(puzzle.size, ops)
     for _ in range(puzzle.size**2):
         solution = puzzle.solution
         assert solution is not None  # generated puzzles carry their solution
         try:
-            settled, other = rival(puzzle, solution, nodes)
+            settled, other = first if first is not None else rival(puzzle, solution, nodes)
+            first = None
         except Undecided:
             if not logic_decides:
                 return None
@@ -269,12 +272,16 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
         solution = random_isotope(square, rng)
         cages = make_cages(random_blocks(size, rng, dominoes_in_four=dominoes), solution, rng, ops, easiest=easiest)
         cut = Puzzle.trusted(size, cages, solution)
-        capped = None
+        first = capped = None
         if tier > 2 and ops not in HARDENED_OPS:
-            capped = _capped(cut, tier)
-            if capped is None:
+            first = rival(cut, solution)
+            if _finished(first[0]):
                 continue
-        made = unique(cut, rng, ops, logic_decides=tier < LOGIC_DECIDES_BELOW)
+            if first[1] is None:
+                capped = _capped(cut, tier)
+                if capped is None:
+                    continue
+        made = unique(cut, rng, ops, logic_decides=tier < LOGIC_DECIDES_BELOW, first=first)
         if made is None:
             continue
         puzzle, settled = made
@@ -341,15 +348,9 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
 
 
 def _capped(puzzle: Puzzle, tier: int) -> Marks | bool | None:
-    """None when tiers below `tier` (3 or more) solve `puzzle` as cut, before its uniqueness
-    is searched: most candidates with all four operations are that easy (5×5 extreme: 1,160
-    of 1,200), and a puzzle with two solutions is never solved, so none is lost. Else the
-    solve capped at tier - 1 as far as it went (tier > 3), or True (tier 3, where the fast
-    solver's propagation stands in for it)."""
-    settled = closure(puzzle)
-    assert settled is not None  # the puzzle's own solution meets its clues
-    if _finished(settled):
-        return None
+    """None when tiers below `tier` (3 or more) solve `puzzle`, which has one solution and
+    which tiers 1 and 2 do not solve; else the solve capped at tier - 1 as far as it went
+    (tier > 3), or True (tier 3, where the fast solver's propagation stands in for it)."""
     if tier == 3:
         return True
     low = Marks.start(layout(puzzle))
