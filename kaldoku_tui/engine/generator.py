@@ -55,18 +55,15 @@ all 25), and few made needed more (5×5 extreme: 1 in 30, 6×6: 2). Medians, see
 58 → 44 ms, 6×6 68 → 50, 8×8 114 → 99, 9×9 unreasonable 53 → 46; with 3 or 2, slower."""
 
 
-PROOF_NODES = 30
-"""Each uniqueness search of an all-operator candidate from hard up (before and after each
-repair) gives up after this many nodes, and the human-style solves go on: when one
-finishes, the puzzle has one solution, proved by sound deductions; only when it is stuck
-is the search run to the end, which finds the rival (or not) the whole search would have.
-The same puzzles, sooner: a rival is found in few nodes (9×9 unreasonable: at most 39,
-median 9), a proof takes more (median 29, up to 219). On the first search alone, medians,
-seeds 100..129 (..124 at 5×5-7×7, 9×9 extreme): 9×9 hard 23 → 17 ms, unreasonable 45 → 38,
-extreme 89 → 73-78; 8×8 extreme 88 → 75, unreasonable 29 → 22; 7×7 extreme 66 → 50; 6×6
-53 → 37-39; 5×5 44 → 38 (budgets 20 to 40 alike). On the searches after repairs too, side
-by side seed by seed (100..129): 9×9 unreasonable 63 → 53, extreme 144 → 125, hard 25 →
-17; 8×8 extreme 90 → 75; 6×6 extreme 53 → 45."""
+FIRST_LOOK_NODES = 30
+"""The first uniqueness search of an all-operator candidate from hard up gives up after
+this many nodes, and the human-style solves go on: when one finishes, the puzzle has one
+solution, proved by sound deductions; only when it is stuck is the search run to the end,
+which finds the rival (or not) the whole search would have. The same puzzles, sooner: a
+rival is found in few nodes (9×9 unreasonable: at most 39, median 9), a proof takes more
+(median 29, up to 219). Medians, seeds 100..129 (100..124 at 5×5-7×7 and 9×9 extreme): 9×9
+hard 23 → 17 ms, unreasonable 45 → 38, extreme 89 → 73-78; 8×8 extreme 88 → 75, unreasonable
+29 → 22; 7×7 extreme 66 → 50; 6×6 53 → 37-39; 5×5 44 → 38 (budgets 20 to 40 alike)."""
 
 
 HARDENED_OPS = frozenset({"addmul", "mul", "hidden"})
@@ -242,35 +239,21 @@ def unique(
     `first` is what `rival` already said of `puzzle`, when the caller asked; `searches`,
     when given, is the most searches made (one, then one after each repair) before
     giving up, instead of one per cell."""
-    made = _unique(puzzle, rng, ops, logic_decides, first, searches)
-    return None if made is None else (made[0], made[1])
-
-
-def _unique(
-    puzzle: Puzzle, rng: random.Random, ops: str, logic_decides: bool = False,
-    first: tuple[list[int], Grid | None] | None = None, searches: int | None = None,
-    proof_nodes: int | None = None,
-) -> tuple[Puzzle, list[int], int | None] | None:
-    """`unique`, and the searches left when a search of at most `proof_nodes` (when given)
-    spent them: the puzzle is then returned unproven, for the human-style solves to prove,
-    or for `unique` to go on with those searches left (None when it is proven)."""
-    nodes = _rival_nodes(puzzle.size, ops) if proof_nodes is None else proof_nodes
-    left = puzzle.size**2 if searches is None else searches
-    while left > 0:
+    nodes = _rival_nodes(puzzle.size, ops)
+    for _ in range(puzzle.size**2 if searches is None else searches):
         solution = puzzle.solution
         assert solution is not None  # generated puzzles carry their solution
         try:
             settled, other = first if first is not None else rival(puzzle, solution, nodes)
             first = None
         except Undecided:
-            if not logic_decides and proof_nodes is None:
+            if not logic_decides:
                 return None
             closed = closure(puzzle)
             assert closed is not None  # the puzzle's own solution meets its clues
-            return puzzle, closed, left if proof_nodes is not None else None
-        left -= 1
+            return puzzle, closed
         if other is None:
-            return puzzle, settled, None
+            return puzzle, settled
         repaired = repair(puzzle, other, rng, ops)
         if repaired is None:
             return None
@@ -310,26 +293,22 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
         solution = random_isotope(square, rng)
         cages = make_cages(random_blocks(size, rng, dominoes_in_four=dominoes), solution, rng, ops, easiest=easiest)
         cut = Puzzle.trusted(size, cages, solution)
-        capped = None
-        unproven = None  # searches left when a search spent its budget: the solves may prove it
+        first = capped = None
+        unproven = False  # the first search spent its budget: the solves below may prove it
         if tier > 2 and ops not in HARDENED_OPS:
-            settled, other, spent = _first_look(cut, PROOF_NODES)
+            settled, other, unproven = _first_look(cut, FIRST_LOOK_NODES)
             if _finished(settled):
                 continue
+            first = (settled, other)
             if other is None:
                 capped = _capped(cut, tier)
                 if capped is None:
                     continue
-            if spent:
-                made, unproven = (cut, settled), ALL_OPS_SEARCHES
-            else:
-                found = _unique(cut, rng, ops, first=(settled, other), searches=ALL_OPS_SEARCHES,
-                                proof_nodes=PROOF_NODES)
-                if found is None:
-                    continue
-                made, unproven = found[:2], found[2]
+        if unproven:
+            made = cut, settled
         else:
-            made = unique(cut, rng, ops, logic_decides=tier < LOGIC_DECIDES_BELOW)
+            made = unique(cut, rng, ops, logic_decides=tier < LOGIC_DECIDES_BELOW, first=first,
+                          searches=ALL_OPS_SEARCHES if first is not None else None)
         if made is None:
             continue
         puzzle, settled = made
@@ -378,10 +357,10 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                 # go on from what the split puzzle itself gives.
                 low, high, fresh = begin(puzzle)
                 continue
-            if unproven is not None:
+            if unproven:
                 # Stuck: whether it has one solution decides between a repair and a split.
-                made = unique(puzzle, rng, ops, searches=unproven)
-                unproven = None
+                unproven = False
+                made = unique(puzzle, rng, ops, searches=ALL_OPS_SEARCHES)
                 if made is None:
                     break
                 if made[0] is not puzzle:
