@@ -55,17 +55,6 @@ all 25), and few made needed more (5×5 extreme: 1 in 30, 6×6: 2). Medians, see
 58 → 44 ms, 6×6 68 → 50, 8×8 114 → 99, 9×9 unreasonable 53 → 46; with 3 or 2, slower."""
 
 
-FIRST_LOOK_NODES = 30
-"""The first uniqueness search of an all-operator candidate from hard up gives up after
-this many nodes, and the human-style solves go on: when one finishes, the puzzle has one
-solution, proved by sound deductions; only when it is stuck is the search run to the end,
-which finds the rival (or not) the whole search would have. The same puzzles, sooner: a
-rival is found in few nodes (9×9 unreasonable: at most 39, median 9), a proof takes more
-(median 29, up to 219). Medians, seeds 100..129 (100..124 at 5×5-7×7 and 9×9 extreme): 9×9
-hard 23 → 17 ms, unreasonable 45 → 38, extreme 89 → 73-78; 8×8 extreme 88 → 75, unreasonable
-29 → 22; 7×7 extreme 66 → 50; 6×6 53 → 37-39; 5×5 44 → 38 (budgets 20 to 40 alike)."""
-
-
 HARDENED_OPS = frozenset({"addmul", "mul", "hidden"})
 """Operator sets whose candidates, when too easy for a level from hard up, have
 neighbouring cages merged while they stay unique (`_harden`) instead of being thrown
@@ -294,21 +283,16 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
         cages = make_cages(random_blocks(size, rng, dominoes_in_four=dominoes), solution, rng, ops, easiest=easiest)
         cut = Puzzle.trusted(size, cages, solution)
         first = capped = None
-        unproven = False  # the first search spent its budget: the solves below may prove it
         if tier > 2 and ops not in HARDENED_OPS:
-            settled, other, unproven = _first_look(cut, FIRST_LOOK_NODES)
-            if _finished(settled):
+            first = rival(cut, solution)
+            if _finished(first[0]):
                 continue
-            first = (settled, other)
-            if other is None:
+            if first[1] is None:
                 capped = _capped(cut, tier)
                 if capped is None:
                     continue
-        if unproven:
-            made = cut, settled
-        else:
-            made = unique(cut, rng, ops, logic_decides=tier < LOGIC_DECIDES_BELOW, first=first,
-                          searches=ALL_OPS_SEARCHES if first is not None else None)
+        made = unique(cut, rng, ops, logic_decides=tier < LOGIC_DECIDES_BELOW, first=first,
+                      searches=ALL_OPS_SEARCHES if first is not None else None)
         if made is None:
             continue
         puzzle, settled = made
@@ -357,18 +341,6 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                 # go on from what the split puzzle itself gives.
                 low, high, fresh = begin(puzzle)
                 continue
-            if unproven:
-                # Stuck: whether it has one solution decides between a repair and a split.
-                unproven = False
-                made = unique(puzzle, rng, ops, searches=ALL_OPS_SEARCHES)
-                if made is None:
-                    break
-                if made[0] is not puzzle:
-                    puzzle, settled = made
-                    if _finished(settled):
-                        break
-                    low, high, fresh = begin(puzzle)
-                    continue
             open_cages = _open_cages(puzzle, (i for i, placed in enumerate(high.placed) if not placed))
             split = _split_one(puzzle, open_cages, rng, ops, easiest)
             if split is not None:
@@ -384,20 +356,6 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
             puzzle = split
             low, high, fresh = begin(puzzle)
     raise PuzzleError(f"found no {size}×{size} puzzle of level {LEVELS[tier - 1]} with operations {ops!r}")
-
-
-def _first_look(puzzle: Puzzle, nodes: int | None) -> tuple[list[int], Grid | None, bool]:
-    """`puzzle`'s `closure`, a rival solution (None when there is none, or none was found),
-    and whether the search, within `nodes` when given, spent its budget unanswered."""
-    solution = puzzle.solution
-    assert solution is not None  # generated puzzles carry their solution
-    try:
-        settled, other = rival(puzzle, solution, nodes)
-    except Undecided:
-        settled = closure(puzzle)
-        assert settled is not None  # the puzzle's own solution meets its clues
-        return settled, None, True
-    return settled, other, False
 
 
 def _capped(puzzle: Puzzle, tier: int) -> Marks | bool | None:
