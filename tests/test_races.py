@@ -4,6 +4,9 @@ The store's side is in tests/test_store_contract.py (both stores)."""
 
 from __future__ import annotations
 
+import threading
+from dataclasses import dataclass, field
+
 from conftest import EXAMPLE_ID, EXAMPLE_SOLUTION, until
 from textual.widgets import Input, Static
 
@@ -128,3 +131,56 @@ async def test_the_race_room_says_so_when_the_store_cannot_be_read(tmp_path):
         ann.close()  # from now on nothing can be read
         await until(pilot, lambda: "The races cannot be reached now" in panel(app), what="told")
         assert app.is_running
+
+
+@dataclass
+class SlowDesk(RaceDesk):
+    """A race desk whose store, once `slow` is set, takes its time to read a race (as in a
+    PostgreSQL outage): it waits for `answer`, at most 5 s."""
+
+    slow: threading.Event = field(default_factory=threading.Event)
+    asked: threading.Event = field(default_factory=threading.Event)
+    answer: threading.Event = field(default_factory=threading.Event)
+    answered: threading.Event = field(default_factory=threading.Event)
+
+    def race(self, name: str):
+        if self.slow.is_set():
+            self.asked.set()
+            self.answer.wait(5)
+            self.answered.set()
+        return super().race(name)
+
+
+async def test_the_race_room_answers_keys_while_the_store_is_slow_to_answer(tmp_path):
+    ann = open_store(tmp_path, "name:ann")
+    desk = SlowDesk(ann, KIND)
+    app = lobby(ann)
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.push_screen(RaceScreen(desk))
+        await pilot.press("enter")
+        await until(pilot, lambda: "s starts it" in panel(app), what="the race opened")
+        desk.slow.set()
+        await until(pilot, desk.asked.is_set, what="the race read again")
+        await pilot.press("escape")
+        await until(pilot, lambda: not isinstance(app.screen, RaceScreen), what="back in the lobby")
+        assert not desk.answered.is_set(), "Esc was handled while the store had not answered"
+        desk.answer.set()
+
+
+async def test_a_race_not_started_in_time_is_said_to_be_gone(tmp_path):
+    import sqlite3
+
+    from kaldoku_tui.session.store import DB_FILE
+
+    ann = open_store(tmp_path, "name:ann")
+    app = lobby(ann)
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.push_screen(RaceScreen(RaceDesk(ann, KIND)))
+        await pilot.press("enter")
+        await until(pilot, lambda: "s starts it" in panel(app), what="the race opened")
+        with sqlite3.connect(tmp_path / DB_FILE) as db:
+            db.execute("UPDATE races SET opened = '2026-01-01T00:00:00+00:00'")
+        await until(pilot, lambda: "is gone: it was not started within 2 hours" in panel(app), what="told")
+        await pilot.press("s")
+        await until(pilot, lambda: not app.screen.asking, what="the start tried")
+        assert isinstance(app.screen, RaceScreen) and not ann.race_start(app.screen.name_in)

@@ -561,3 +561,97 @@ def test_two_keys_race_a_4x4_across_two_servers_of_one_postgresql_store(tmp_path
     finally:
         one.stop()
         two.stop()
+
+
+def test_a_guests_lobby_shows_the_servers_leaderboards_and_leaves_nothing_there(tmp_path, terminals):
+    """A guest's games are in a scratch store of its own; its lobby's leaderboards are the
+    server's, read and never written."""
+    from conftest import EXAMPLE_ID, EXAMPLE_SOLUTION, sql
+
+    from kaldoku_tui.engine.daily import daily_kind, utc_day
+    from kaldoku_tui.engine.formats import read_keen
+    from kaldoku_tui.engine.kinds import GameKind
+    from kaldoku_tui.session.store import open_store
+
+    data = tmp_path / "data"
+    puzzle = read_keen(EXAMPLE_ID).with_solution(EXAMPLE_SOLUTION)
+    no_help = {"checks": 0, "hints": 0, "reveals": 0}
+    today = utc_day()
+    with open_store(data, "key:SHA256:" + "A" * 43) as ann:
+        ann.set_display_name("Ann")
+        for kind, daily, seconds in ((daily_kind(today), today, 83.0), (GameKind(4), None, 61.0)):
+            journal, _ = ann.new_game(puzzle, kind, daily)
+            assert journal.end("won", seconds, no_help) is None
+    server = Server(data)
+    server.start()
+    try:
+        guest = terminals(ssh(server, None, "127.0.0.21"))
+        screen = guest.wait_for_text("Fastest 4×4")
+        assert re.search(r"Daily [^\n]*\n[^\n]*1\. Ann +1:23", screen), screen
+        assert re.search(r"Fastest 4×4[^\n]*\n[^\n]*1\. Ann +1:01", screen), screen
+        assert "nobody yet" not in screen and "You: a guest" in screen
+        guest.press("Down", "Down", "Enter")  # the race room: races are kept under keys
+        guest.wait_for_text("A guest cannot race")
+        guest.press("Escape")
+        guest.wait_for_text("Race: open or join")
+        guest.press("Up", "Up", "Enter")  # a new 4×4, in the guest's own store
+        guest.wait_for_text("kaldoku — 4×4")
+        guest.press("1", "q")
+        guest.wait_for_text("Fastest 4×4")
+        guest.press("q")
+        assert log_line(server, "127.0.0.21", "guest:", "quit")
+        assert wait_for(lambda: not list((data / "guests").iterdir())), "the guest's store was deleted"
+        assert sql(data, "SELECT count(*) FROM games WHERE player LIKE 'guest:%'") == [(0,)]
+        assert sql(data, "SELECT count(*) FROM players WHERE id LIKE 'guest:%'") == [(0,)]
+    finally:
+        server.stop()
+
+
+def flowing(screen: str) -> str:
+    """The words of a screen in reading order, boxes and line ends as single spaces: text
+    wrapped over lines reads whole."""
+    return " ".join(re.sub("[│╭╮╰╯─▊▎▔▁]", " ", screen).split())
+
+
+def test_the_lobbys_texts_fit_the_window(tmp_path, keys, terminals):
+    """Name prompt, lobby and race room wrap their texts at 60×20, 80×24 and 120×40: none is cut."""
+    server = Server(tmp_path / "data")
+    server.start()
+    try:
+        for width, height in ((60, 20), (80, 24), (120, 40)):
+            player = terminals(ssh(server, keys["a"], "127.0.0.22"), width, height)
+            for phrase in ("Your name on the leaderboards (up to 20 characters; Esc: later):",
+                           "Enter picks, n: your name, q: leave"):
+                assert wait_for(lambda: phrase in flowing(player.screen()), 30), (phrase, player.screen())
+            name_later(player)
+            player.press("Down", "Down", "Enter")  # the race room
+            phrase = "or type a race's name and Enter. Esc: back"
+            assert wait_for(lambda: phrase in flowing(player.screen()), 30), (phrase, player.screen())
+            player.press("Escape")
+            player.wait_for_text("Race: open or join")
+            player.press("q")
+            assert wait_for(player.dead), player.screen()
+    finally:
+        server.stop()
+
+
+def test_a_burst_of_keys_with_backspaces_is_typed_in_order(tmp_path, keys, terminals):
+    """Keys sent at once (tmux send-keys, a fast typist): Backspace deletes what was typed
+    before it, never the letters after it (Textual runs Input's bound keys late)."""
+    server = Server(tmp_path / "data")
+    server.start()
+    try:
+        player = terminals(ssh(server, keys["a"], "127.0.0.23"))
+        player.wait_for_text("Esc: later")
+        player.tmux("send-keys", "-t", "t", "A", "l", "i", "c", "x", "BSpace", "BSpace", "c", "e", "Enter")
+        player.wait_for_text("You: Alice")
+        player.press("Down", "Down", "Enter")  # the race room: its name field too
+        player.wait_for_text("Open a race")
+        player.press("Tab")
+        player.tmux("send-keys", "-t", "t", "n", "o", "p", "x", "BSpace", "BSpace", "p", "e", "Enter")
+        player.wait_for_text("No race 'nope'")
+        player.press("Escape")
+        player.wait_for_text("Race: open or join")
+        player.press("q")
+    finally:
+        server.stop()

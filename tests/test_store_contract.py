@@ -369,3 +369,43 @@ def test_races_are_many_and_apart(store_factory):
     bob.race_join(one)
     assert all(len(ann.race(n).racers) == 1 for n in names - {one})
     assert ann.race(one).kind == "daily" and len(ann.race(one).racers) == 2
+
+
+def behind_its_back(factory, query: str, *args):
+    """The rows of `query` (? for each argument) run on `factory`'s store directly: to make a
+    race old, or to see what is left of one."""
+    if factory.kind == "sqlite":
+        from conftest import sql
+
+        return sql(factory.location, query, *args)
+    import psycopg
+
+    with psycopg.connect(factory.location, autocommit=True) as conn:
+        cursor = conn.execute(query.replace("?", "%s"), args)
+        return cursor.fetchall() if cursor.description else []
+
+
+def test_a_race_not_started_in_time_is_gone_and_its_name_free_again(store_factory):
+    from datetime import UTC, datetime, timedelta
+
+    from kaldoku_tui.session.store.base import START_WITHIN
+
+    def opened(name: str, before: timedelta) -> None:
+        moment = datetime.now(UTC) - before
+        behind_its_back(store_factory, "UPDATE races SET opened = ? WHERE name = ?",
+                        moment.isoformat(timespec="seconds") if store_factory.kind == "sqlite" else moment,
+                        name)
+
+    ann, bob = store_factory(ANN), store_factory(BOB)
+    stale, started, fresh = (ann.race_open(KIND.key, f"code{i}") for i in range(3))
+    assert ann.race_start(started)
+    opened(stale, START_WITHIN + timedelta(minutes=1))
+    opened(started, START_WITHIN + timedelta(minutes=1))
+    opened(fresh, START_WITHIN - timedelta(minutes=5))
+    assert ann.race(stale) is None and bob.race_join(stale) is None and ann.race_start(stale) is False
+    assert bob.race_join(fresh) is not None and ann.race_start(fresh), "not too old yet"
+    assert ann.race(started).started and ann.races_to_rejoin(), "a race that started stays"
+    ann.race_open(KIND.key, "code3")
+    assert behind_its_back(store_factory, "SELECT count(*) FROM races WHERE name = ?", stale) == [(0,)]
+    assert behind_its_back(store_factory, "SELECT count(*) FROM race_players WHERE race = ?", stale) == [(0,)]
+    assert ann.race(started).racers and ann.race(fresh).started, "only the stale race was deleted"

@@ -32,6 +32,9 @@ grants a whole new window each time reading resumes, whatever it holds already, 
 client that never stops typing would grow its buffer without end."""
 RESIZE_DELAY = 0.05
 """Seconds window changes are gathered for before the last one is applied."""
+BOARDS_VARIABLE = "KALDOKU_BOARDS"
+"""Where a guest's lobby reads the server's leaderboards: the server's store (a guest's own
+games are in a scratch store of its own)."""
 
 
 @dataclass(frozen=True)

@@ -8,23 +8,28 @@ process: the lobby, the game chosen, the lobby again, until the player leaves.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import unicodedata
 from collections.abc import Callable
+from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from datetime import date
 
+from textual import events, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
+from textual.worker import get_current_worker
 
 from kaldoku_tui.engine.daily import daily_kind, daily_puzzle, utc_day
 from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.session.store import RACE_DAILY, Race, Standing, Store, StoreError
+from kaldoku_tui.session.store.base import START_WITHIN
 from kaldoku_tui.terminal import shown
 
 NAME_LIMIT = 20
@@ -81,9 +86,11 @@ def new_kind(args: list[str]) -> GameKind:
     return GameKind(int(option("--size") or 6), option("--ops") or "all", option("--difficulty"))
 
 
-def lobby_view(store, kind: GameKind, today: date | None = None, race: str | None = None) -> LobbyView:
+def lobby_view(store, kind: GameKind, today: date | None = None, race: str | None = None,
+               boards: Store | None = None) -> LobbyView:
     """What the lobby shows, read from the player's `store`; new games are of `kind`;
-    `race`: the race last played in this session, whose table it shows."""
+    `race`: the race last played in this session, whose table it shows; `boards`: the
+    store whose leaderboards it shows, when not the player's (a guest's: the server's)."""
     from kaldoku_tui.session.race import results
 
     rejoin = tuple(r.name for r in store.races_to_rejoin())
@@ -98,13 +105,14 @@ def lobby_view(store, kind: GameKind, today: date | None = None, race: str | Non
         in_progress = current.describe() if current else "a game"
     chosen = store.display_name()
     name = chosen if store.name_holder(chosen) == store.player else None
-    board = store.daily_leaderboard(today, count=1000)
+    boards = boards or store
+    board = boards.daily_leaderboard(today, count=1000)
     leaders = tuple(board)
     mine = next((s for s in leaders if name is not None and s.name == name), None)
     records = tuple(f"{kind.describe()}: won {r.won} of {r.played}"
                     + (f", best {minutes(r.best)}" if r.best is not None else "")
                     for kind, r in store.records())
-    fastest = tuple(store.kind_leaderboard(kind, count=LEADERS))
+    fastest = tuple(boards.kind_leaderboard(kind, count=LEADERS))
     return LobbyView(name, in_progress, today, daily_kind(today).describe(), leaders[:LEADERS], mine,
                      kind.describe(), fastest, records, rejoin, race_table)
 
@@ -126,6 +134,8 @@ class RaceDesk:
 
     store: Store
     kind: GameKind
+    why_not: str | None = None
+    """Why this player cannot race (a guest), None when they can."""
 
     def open(self, daily: bool) -> str:
         """A new race on a new puzzle of `kind` (or today's daily): its short name."""
@@ -150,13 +160,39 @@ class RaceDesk:
         return self.store.race(name)
 
 
+class TypedInput(Input):
+    """An Input whose own keys (Backspace, arrows, Enter) act in the order they were typed.
+
+    Textual's Input puts a printable key in at once, but runs a bound key's action only
+    once the key has bubbled up to the app: in a burst (a fast typist over ssh, tmux), the
+    letters after a Backspace went in before it, and it deleted them (`Alicx`, Backspace
+    twice, `ce` gave `Alicx`). Textual issue 6605; this runs those actions at once."""
+
+    OWN_KEYS = {binding.key: binding.action for binding in Binding.make_bindings(Input.BINDINGS)}
+
+    async def _on_key(self, event: events.Key) -> None:
+        action = None if event.is_printable else self.OWN_KEYS.get(event.key)
+        if action is None:
+            await super()._on_key(event)
+            return
+        event.stop()
+        event.prevent_default()
+        await self.run_action(action)
+
+
+GUEST_RACES = ("A guest cannot race: races are kept under each racer's key, where a guest "
+               "keeps nothing. Connect with an SSH key to open or join one.  Esc: back")
+"""What the race room says to a guest."""
 RACE_EVERY = 1.0
 """Seconds between two looks at the race being waited for."""
 
 
 class RaceScreen(Screen[str]):
     """The race room: open a race or join one by its short name, see who is in; the opener
-    starts it. Dismissed with the race's name once it has started ('' to go back)."""
+    starts it. Dismissed with the race's name once it has started ('' to go back).
+
+    The store is read and written in thread workers, their results handed back to the UI
+    thread: a store that is slow to answer (a PostgreSQL outage) never freezes the room."""
 
     BINDINGS = [Binding("escape,ctrl+b", "dismiss('')", "back"), Binding("s", "start", "start")]
 
@@ -165,16 +201,25 @@ class RaceScreen(Screen[str]):
         self.desk = desk
         self.name_in: str | None = None
         """The race this player is in here, None until they open or join one."""
+        self.asking = False
+        """Whether a race is being opened, joined or started (one at a time)."""
+        self.looking = False
+        """Whether the race is being read (one look at a time, however slow)."""
 
     def compose(self) -> ComposeResult:
         yield Label("Race: open one and tell others its name, or type a race's name and Enter.  "
                     "Esc: back", id="race-title")
         yield OptionList(Option(f"Open a race: {self.desk.kind.describe()}", id="open-kind"),
                          Option("Open a race: today's daily", id="open-daily"), id="race-menu")
-        yield Input(placeholder="a race's name, to join it", max_length=8, id="race-join")
+        yield TypedInput(placeholder="a race's name, to join it", max_length=8, id="race-join")
         yield Static("", id="race-panel", markup=False)
 
     def on_mount(self) -> None:
+        if self.desk.why_not:
+            self.query_one("#race-menu", OptionList).disabled = True
+            self.query_one("#race-join", Input).disabled = True
+            self.say(self.desk.why_not)
+            return
         self.set_interval(RACE_EVERY, self.look)
 
     def say(self, text: str) -> None:
@@ -183,44 +228,88 @@ class RaceScreen(Screen[str]):
     def unreachable(self, error: StoreError) -> None:
         self.say(f"The races cannot be reached now ({shown(str(error), 100)}): try again.")
 
+    def reply(self, callback: Callable[..., None], *args: object) -> None:
+        """Hand a worker's result to `callback` on the UI thread, unless the room closed meanwhile."""
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(callback, *args)
+
+    def answered(self, error: StoreError) -> None:
+        self.asking = False
+        self.unreachable(error)
+
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        if self.name_in is None:
-            try:
-                name = self.desk.open(event.option.id == "open-daily")
-            except StoreError as error:
-                self.unreachable(error)
-            else:
-                self.enter(name)
+        if self.name_in is None and not self.asking:
+            self.asking = True
+            self.say("Opening a race…")
+            self.open_race(event.option.id == "open-daily")
+
+    @work(thread=True, group="race-desk")
+    def open_race(self, daily: bool) -> None:
+        """Open a race (its puzzle may have to be made first)."""
+        try:
+            name = self.desk.open(daily)
+        except StoreError as error:
+            self.reply(self.answered, error)
+        else:
+            self.reply(self.enter, name)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        if self.name_in is None and not self.asking:
+            self.asking = True
+            self.join_race(event.value)
+
+    @work(thread=True, group="race-desk")
+    def join_race(self, typed: str) -> None:
         try:
-            race = self.desk.join(event.value)
+            race = self.desk.join(typed)
         except StoreError as error:
-            self.unreachable(error)
-            return
+            self.reply(self.answered, error)
+        else:
+            self.reply(self.joined, typed, race)
+
+    def joined(self, typed: str, race: Race | None) -> None:
+        self.asking = False
         if race is None:
-            self.say(f"No race {shown(event.value.strip(), 8)!r} to join: its name is 4 letters, "
+            self.say(f"No race {shown(typed.strip(), 8)!r} to join: its name is 4 letters, "
                      "and a race that started takes nobody new.")
         else:
             self.enter(race.name)
 
     def enter(self, name: str) -> None:
+        self.asking = False
         self.name_in = name
         self.query_one("#race-menu", OptionList).disabled = True
         self.query_one("#race-join", Input).disabled = True
         self.look()
 
     def look(self) -> None:
-        """Show the race waited for; leave for it once its opener has started it."""
-        if self.name_in is None:
-            return
+        """Read the race waited for, unless a read is under way already."""
+        if self.name_in is not None and not self.looking:
+            self.looking = True
+            self.read_race(self.name_in)
+
+    @work(thread=True, group="race-look")
+    def read_race(self, name: str) -> None:
         try:
-            race = self.desk.race(self.name_in)
+            race = self.desk.race(name)
         except StoreError as error:
-            self.unreachable(error)  # looked at again in a second
+            self.reply(self.seen, name, error)
+        else:
+            self.reply(self.seen, name, race)
+
+    def seen(self, name: str, race: Race | StoreError | None) -> None:
+        self.looking = False
+        self.show(name, race)
+
+    def show(self, name: str, race: Race | StoreError | None) -> None:
+        """Show race `name` as read; leave for it once its opener has started it."""
+        if isinstance(race, StoreError):
+            self.unreachable(race)  # looked at again in a second
             return
         if race is None:
+            hours = START_WITHIN.total_seconds() / 3600
+            self.say(f"Race {name} is gone: it was not started within {hours:g} hours. Esc: back.")
             return
         if race.started:
             self.dismiss(race.name)
@@ -234,16 +323,23 @@ class RaceScreen(Screen[str]):
                  f"In it:\n{who}\n{then}")
 
     def action_start(self) -> None:
-        if self.name_in is None:
-            return
-        try:
-            started = self.desk.start(self.name_in)
-        except StoreError as error:
-            self.unreachable(error)
-            return
-        if started:
-            self.look()
+        if self.name_in is not None and not self.asking:
+            self.asking = True
+            self.start_race(self.name_in)
 
+    @work(thread=True, group="race-desk")
+    def start_race(self, name: str) -> None:
+        try:
+            race = self.desk.race(name) if self.desk.start(name) else None
+        except StoreError as error:
+            self.reply(self.answered, error)
+        else:
+            self.reply(self.started, name, race)
+
+    def started(self, name: str, race: Race | None) -> None:
+        self.asking = False
+        if race is not None:
+            self.show(name, race)
 
 
 class NameScreen(ModalScreen[str]):
@@ -257,8 +353,8 @@ class NameScreen(ModalScreen[str]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="name"):
-            yield Label(f"Your name on the leaderboards (up to {NAME_LIMIT} characters, Esc: later):")
-            yield Input(max_length=NAME_LIMIT, id="name-input")
+            yield Label(f"Your name on the leaderboards\n(up to {NAME_LIMIT} characters; Esc: later):")
+            yield TypedInput(max_length=NAME_LIMIT, id="name-input")
             yield Label("", id="name-problem")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -275,10 +371,11 @@ class LobbyApp(App[list[str] | None]):
 
     CSS = """
     #title { padding: 0 1; text-style: bold; }
+    #title, #race-title, #name Label { width: 100%; }
     #menu { width: 38; height: auto; max-height: 100%; }
     #panel { width: 1fr; padding: 0 1; }
     NameScreen { align: center middle; }
-    #name { width: 64; height: auto; border: round $accent; padding: 1 2; }
+    #name { width: 64; max-width: 100%; height: auto; border: round $accent; padding: 1 2; }
     """
     BINDINGS = [Binding("q", "leave", "leave"), Binding("n", "rename", "your name")]
 
@@ -306,7 +403,8 @@ class LobbyApp(App[list[str] | None]):
 
     def panel_text(self) -> str:
         view = self.view
-        who = shown(view.name, NAME_LIMIT) if view.name else "no name yet (n chooses one)"
+        who = (shown(view.name, NAME_LIMIT) if view.name else "no name yet (n chooses one)" if self.rename
+               else "a guest; your games end when you leave")
         lines = [f"You: {who}", ""]
         if view.race_table:
             lines += [*view.race_table, ""]
@@ -369,7 +467,9 @@ def renamer(store) -> Callable[[str], str | None]:
 def main(argv: list[str]) -> int:
     """A server session's process: `--player ID [--data-dir DIR] -- NEW-GAME-ARGS` (the
     store's URL, if any, in KALDOKU_STORE). The lobby, then the game chosen in a process
-    of its own on this terminal (under the same limits), then the lobby again."""
+    of its own on this terminal (under the same limits), then the lobby again. A guest's
+    lobby reads the leaderboards from the server's store (KALDOKU_BOARDS), only them."""
+    from kaldoku_tui.serve.game import BOARDS_VARIABLE
     from kaldoku_tui.session.store import StoreError, open_store, store_location
 
     split = argv.index("--")
@@ -377,16 +477,18 @@ def main(argv: list[str]) -> int:
     player = player_args[player_args.index("--player") + 1]
     directory = player_args[player_args.index("--data-dir") + 1] if "--data-dir" in player_args else None
     location = store_location(None, directory)
+    boards_at = os.environ.get(BOARDS_VARIABLE)
     first = True
     race: str | None = None
     """The race last played in this session: the lobby shows its table."""
     while True:
         try:
-            with open_store(location, player) as store:
+            with open_store(location, player) as store, ExitStack() as stack:
+                boards = stack.enter_context(open_store(boards_at, player)) if boards_at else None
                 named = not player.startswith("guest:")  # a guest's games and name end with the connection
-                view = lobby_view(store, new_kind(new_game), race=race)
-                choice = LobbyApp(view, new_game, renamer(store) if named else None, first,
-                                  RaceDesk(store, new_kind(new_game))).run()
+                view = lobby_view(store, new_kind(new_game), race=race, boards=boards)
+                desk = RaceDesk(store, new_kind(new_game), None if named else GUEST_RACES)
+                choice = LobbyApp(view, new_game, renamer(store) if named else None, first, desk).run()
             first = False  # asked once a session: n asks again
         except StoreError as error:
             print(f"kaldoku: {shown(str(error), 200)}; try again later", file=sys.stderr)

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import asyncssh
 
-from kaldoku_tui.serve.game import GameProcess, Jail, game_environment
+from kaldoku_tui.serve.game import BOARDS_VARIABLE, GameProcess, Jail, game_environment
 from kaldoku_tui.serve.gate import Gate, Limits
 
 log = logging.getLogger("kaldoku.serve")
@@ -326,6 +326,8 @@ class GameSession(asyncssh.SSHServerSession):
         location = arcade.location(player)
         if isinstance(location, str):
             env["KALDOKU_STORE"] = location  # not on the command line, where ps shows it
+        if player.scratch is not None:  # a guest's lobby shows the server's leaderboards
+            env[BOARDS_VARIABLE] = str(arcade.config.store or arcade.config.data_dir)
         try:
             self.game = GameProcess(args, env, self.size, arcade.config.jail, output=self.send,
                                     ended=self.ended)

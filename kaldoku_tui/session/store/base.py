@@ -220,6 +220,9 @@ RACE_DAILY = "daily"
 """The kind of a race on the daily puzzle."""
 REJOIN_WITHIN = timedelta(days=1)
 """How long after it opened a race is offered to the racers who dropped out of it."""
+START_WITHIN = timedelta(hours=2)
+"""How long a race waits for its opener to start it: past that it is gone (nobody joins,
+starts or sees it) and its name is free again."""
 
 
 def race_name() -> str:
@@ -418,18 +421,20 @@ class Store(ABC):
     @abstractmethod
     def race_open(self, kind: str, code: str) -> str:
         """A new race on the puzzle `code` (a share code) of `kind` (a kind key or
-        RACE_DAILY), opened by this player, who is in it; its short name. StoreError when
-        it cannot be written."""
+        RACE_DAILY), opened by this player, who is in it; its short name. Races not started
+        within START_WITHIN are deleted on the way. StoreError when it cannot be written."""
 
     @abstractmethod
     def race_join(self, name: str) -> Race | None:
         """Put this player in race `name` (typed as a player types it), not started yet;
-        the race, or None when there is no such race or it started without them. A player
-        in it already gets it back (a rejoin)."""
+        the race, or None when there is no such race (or it was not started within
+        START_WITHIN) or it started without them. A player in it already gets it back (a
+        rejoin)."""
 
     @abstractmethod
     def race_start(self, name: str) -> bool:
-        """Start race `name` now, if this player opened it; whether it is started."""
+        """Start race `name` now, if this player opened it (within START_WITHIN); whether
+        it is started."""
 
     @abstractmethod
     def race_progress(self, name: str, filled: int, seconds: float | None) -> None:
@@ -438,7 +443,8 @@ class Store(ABC):
 
     @abstractmethod
     def race(self, name: str) -> Race | None:
-        """Race `name` as its racers see it; None when there is none."""
+        """Race `name` as its racers see it; None when there is none, or it was not
+        started within START_WITHIN."""
 
     @abstractmethod
     def races_to_rejoin(self) -> list[Race]:

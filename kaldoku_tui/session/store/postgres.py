@@ -41,7 +41,7 @@ from kaldoku_tui.session.store.sqlite import chosen_name, default_name
 from kaldoku_tui.session.store.base import (
     COUNTED, RECENT, GameDamaged, GameJournal, LegacyData, OpenGame, PastGame, PendingMove,
     Race, Record, Resumed, SavedGame, Standing, Store, StoreError, TakenOver, Unavailable, finite,
-    REJOIN_WITHIN, now_iso, race_key, race_name, race_of,
+    REJOIN_WITHIN, START_WITHIN, now_iso, race_key, race_name, race_of,
 )
 
 SCHEMA_VERSION = 2
@@ -621,6 +621,9 @@ class PostgresStore(Store):
 
     def race_open(self, kind: str, code: str) -> str:
         def open_race(c: psycopg.Connection) -> str:
+            c.execute("DELETE FROM race_players WHERE race IN "
+                      "(SELECT name FROM races WHERE started IS NULL AND opened <= now() - %s)", (START_WITHIN,))
+            c.execute("DELETE FROM races WHERE started IS NULL AND opened <= now() - %s", (START_WITHIN,))
             while True:
                 name = race_name()
                 if c.execute("INSERT INTO races VALUES (%s, %s, %s, %s, now(), NULL) "
@@ -637,14 +640,15 @@ class PostgresStore(Store):
             return None
         self.attempt(lambda c: c.execute(
             "INSERT INTO race_players (race, player) SELECT name, %s FROM races "
-            "WHERE name = %s AND started IS NULL ON CONFLICT DO NOTHING", (self.player, key)))
+            "WHERE name = %s AND started IS NULL AND opened > now() - %s ON CONFLICT DO NOTHING",
+            (self.player, key, START_WITHIN)))
         race = self.race(key)
         return race if race is not None and race.me is not None else None
 
     def race_start(self, name: str) -> bool:
         self.attempt(lambda c: c.execute(
-            "UPDATE races SET started = now() WHERE name = %s AND opener = %s AND started IS NULL",
-            (race_key(name), self.player)))
+            "UPDATE races SET started = now() WHERE name = %s AND opener = %s AND started IS NULL "
+            "AND opened > now() - %s", (race_key(name), self.player, START_WITHIN)))
         race = self.race(name)
         return race is not None and race.started
 
@@ -656,7 +660,8 @@ class PostgresStore(Store):
     def race(self, name: str) -> Race | None:
         key = race_key(name)
         found = self.read("SELECT r.name, r.opener, r.kind, r.code, r.started, p.name FROM races r "
-                          "LEFT JOIN players p ON p.player = r.opener WHERE r.name = %s", key)
+                          "LEFT JOIN players p ON p.player = r.opener WHERE r.name = %s "
+                          "AND (r.started IS NOT NULL OR r.opened > now() - %s)", key, START_WITHIN)
         if not found:
             return None
         racers = self.read("SELECT r.player, r.filled, r.seconds, p.name FROM race_players r "

@@ -19,7 +19,7 @@ import sqlite3
 import threading
 import time
 import uuid
-from datetime import date, datetime, timezone
+from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Callable, Mapping, TypeVar
 
@@ -30,7 +30,7 @@ from kaldoku_tui.session.store import base
 from kaldoku_tui.session.store.base import (
     COUNTED, LOCAL, RECENT, GameDamaged, LegacyData, OpenGame, PastGame, Race, Record, Resumed,
     SavedGame, Standing, Store, StoreError, Unavailable, UnsafeDirectory, day, finite, now_iso,
-    REJOIN_WITHIN, race_key, race_name, race_of, why,
+    REJOIN_WITHIN, START_WITHIN, race_key, race_name, race_of, why,
 )
 from kaldoku_tui.session.store.files import DB_FILE, check_directory, check_file, data_dir, set_aside
 from kaldoku_tui.session.store.journal import LAST_SEQ, SQLiteJournal, checksum
@@ -79,6 +79,11 @@ def damaged(error: BaseException) -> bool:
         getattr(error, "sqlite_errorname", "") in DAMAGED
         or str(error) in ("file is not a database", "database disk image is malformed",
                           "unsupported file format"))
+
+
+def ago(span: timedelta) -> str:
+    """The moment `span` ago, as the store writes moments (ISO, UTC, to the second)."""
+    return (datetime.now(timezone.utc) - span).isoformat(timespec="seconds")
 
 
 class SQLiteStore(Store):
@@ -484,6 +489,10 @@ class SQLiteStore(Store):
 
     def race_open(self, kind: str, code: str) -> str:
         def open_race(c: sqlite3.Connection) -> str:
+            stale = ago(START_WITHIN)
+            c.execute("DELETE FROM race_players WHERE race IN "
+                      "(SELECT name FROM races WHERE started IS NULL AND opened <= ?)", (stale,))
+            c.execute("DELETE FROM races WHERE started IS NULL AND opened <= ?", (stale,))
             while True:
                 name = race_name()
                 if not c.execute("SELECT 1 FROM races WHERE name = ?", (name,)).fetchone():
@@ -502,7 +511,7 @@ class SQLiteStore(Store):
 
         def join(c: sqlite3.Connection) -> None:
             c.execute("INSERT OR IGNORE INTO race_players (race, player) SELECT name, ? FROM races "
-                      "WHERE name = ? AND started IS NULL", (self.player, key))
+                      "WHERE name = ? AND started IS NULL AND opened > ?", (self.player, key, ago(START_WITHIN)))
 
         self.transact(join)
         race = self.race(key)
@@ -510,8 +519,8 @@ class SQLiteStore(Store):
 
     def race_start(self, name: str) -> bool:
         self.transact(lambda c: c.execute(
-            "UPDATE races SET started = ? WHERE name = ? AND opener = ? AND started IS NULL",
-            (now_iso(), race_key(name), self.player)))
+            "UPDATE races SET started = ? WHERE name = ? AND opener = ? AND started IS NULL AND opened > ?",
+            (now_iso(), race_key(name), self.player, ago(START_WITHIN))))
         race = self.race(name)
         return race is not None and race.started
 
@@ -523,7 +532,8 @@ class SQLiteStore(Store):
     def race(self, name: str) -> Race | None:
         key = race_key(name)
         found = self.rows("SELECT r.name, r.opener, r.kind, r.code, r.started, p.name FROM races r "
-                          "LEFT JOIN players p ON p.id = r.opener WHERE r.name = ?", key)
+                          "LEFT JOIN players p ON p.id = r.opener "
+                          "WHERE r.name = ? AND (r.started IS NOT NULL OR r.opened > ?)", key, ago(START_WITHIN))
         if not found:
             return None
         racers = self.rows("SELECT r.player, r.filled, r.seconds, p.name FROM race_players r "
@@ -534,8 +544,7 @@ class SQLiteStore(Store):
         names = self.rows_or_none(
             "SELECT r.name FROM races r JOIN race_players p ON p.race = r.name "
             "WHERE p.player = ? AND r.started IS NOT NULL AND p.seconds IS NULL AND r.opened > ? "
-            "ORDER BY r.opened DESC LIMIT 3", self.player,
-            (datetime.now(timezone.utc) - REJOIN_WITHIN).isoformat(timespec="seconds"))
+            "ORDER BY r.opened DESC LIMIT 3", self.player, ago(REJOIN_WITHIN))
         return [race for (name,) in names if (race := self.race(name)) is not None]
 
     # Settings.
