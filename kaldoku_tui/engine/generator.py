@@ -49,12 +49,13 @@ candidates were above easy, and with larger cages 75 (4×4 normal 44 → 9 ms me
 
 ALL_OPS_SEARCHES = 4
 """The most uniqueness searches (so three repairs that count) an all-operator candidate
-from hard up gets before it is thrown away, instead of one per cell: a candidate that
+for hard or extreme gets before it is thrown away, instead of one per cell: a candidate that
 needs more mostly comes out too easy, or never unique (5×5 extreme: 9 in 30 seeds spent
 all 25), and few made needed more (5×5 extreme: 1 in 30, 6×6: 2). It cuts the waste in the
 tail more than the median: median (mean) ms, seeds 300..359, each variant first on a seed
 in turn: 4×4 extreme 155 → 113 (183 → 144), 6×6 55 → 51 (89 → 68), 5×5 75 → 80 (102 →
-123; seeds 0..39: 69 → 69, 112 → 85), 8×8 extreme and 9×9 unreasonable alike."""
+123; seeds 0..39: 69 → 69, 112 → 85), 8×8 extreme alike. Not for unreasonable: 9×9 alike,
+5×5 medians 17 → 20 ms (seeds 1000..1119, four runs each)."""
 
 
 HARDENED_OPS = frozenset({"addmul", "mul", "hidden"})
@@ -294,7 +295,7 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                 if capped is None:
                     continue
         made = unique(cut, rng, ops, logic_decides=tier < LOGIC_DECIDES_BELOW, first=first,
-                      searches=ALL_OPS_SEARCHES if first is not None else None)
+                      searches=ALL_OPS_SEARCHES if first is not None and tier < 5 else None)
         if made is None:
             continue
         puzzle, settled = made
