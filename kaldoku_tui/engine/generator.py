@@ -47,17 +47,6 @@ a × domino so often pins its digits that with Keen's cages 14 in 1,000 unique 4
 candidates were above easy, and with larger cages 75 (4×4 normal 44 → 9 ms median)."""
 
 
-ALL_OPS_SEARCHES = 4
-"""The most uniqueness searches (so three repairs that count) an all-operator candidate
-for hard or extreme gets before it is thrown away, instead of one per cell: a candidate that
-needs more mostly comes out too easy, or never unique (5×5 extreme: 9 in 30 seeds spent
-all 25), and few made needed more (5×5 extreme: 1 in 30, 6×6: 2). It cuts the waste in the
-tail more than the median: median (mean) ms, seeds 300..359, each variant first on a seed
-in turn: 4×4 extreme 155 → 113 (183 → 144), 6×6 55 → 51 (89 → 68), 5×5 75 → 80 (102 →
-123; seeds 0..39: 69 → 69, 112 → 85), 8×8 extreme alike. Not for unreasonable: 9×9 alike,
-5×5 medians 17 → 20 ms (seeds 1000..1119, four runs each)."""
-
-
 HARDENED_OPS = frozenset({"addmul", "mul", "hidden"})
 """Operator sets whose candidates, when too easy for a level from hard up, have
 neighbouring cages merged while they stay unique (`_harden`) instead of being thrown
@@ -220,7 +209,7 @@ def _shape_cuts(shape: tuple[Cell, ...]) -> tuple[tuple[Cell, ...], ...]:
 
 def unique(
     puzzle: Puzzle, rng: random.Random, ops: str, logic_decides: bool = False,
-    first: tuple[list[int], Grid | None] | None = None, searches: int | None = None,
+    first: tuple[list[int], Grid | None] | None = None,
 ) -> tuple[Puzzle, list[int]] | None:
     """`puzzle` repaired until its own solution is its only one, with its `closure`;
     None when no repair is left, or after one repair per cell (a recut may let a new
@@ -228,11 +217,9 @@ def unique(
     itself stuck. Where the search has a budget (`_rival_nodes`) and spends it, None, or
     when `logic_decides` the puzzle as it is, for a caller that keeps only what the
     human-style solve finishes: its deductions are sound, so such a puzzle has one solution.
-    `first` is what `rival` already said of `puzzle`, when the caller asked; `searches`,
-    when given, is the most searches made (one, then one after each repair) before
-    giving up, instead of one per cell."""
+    `first` is what `rival` already said of `puzzle`, when the caller asked."""
     nodes = _rival_nodes(puzzle.size, ops)
-    for _ in range(puzzle.size**2 if searches is None else searches):
+    for _ in range(puzzle.size**2):
         solution = puzzle.solution
         assert solution is not None  # generated puzzles carry their solution
         try:
@@ -294,8 +281,7 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                 capped = _capped(cut, tier)
                 if capped is None:
                     continue
-        made = unique(cut, rng, ops, logic_decides=tier < LOGIC_DECIDES_BELOW, first=first,
-                      searches=ALL_OPS_SEARCHES if first is not None and tier < 5 else None)
+        made = unique(cut, rng, ops, logic_decides=tier < LOGIC_DECIDES_BELOW, first=first)
         if made is None:
             continue
         puzzle, settled = made
