@@ -218,7 +218,8 @@ def _shape_cuts(shape: tuple[Cell, ...]) -> tuple[tuple[Cell, ...], ...]:
 
 
 def unique(
-    puzzle: Puzzle, rng: random.Random, ops: str, logic_decides: bool = False
+    puzzle: Puzzle, rng: random.Random, ops: str, logic_decides: bool = False,
+    first: tuple[list[int], Grid | None] | None = None,
 ) -> tuple[Puzzle, list[int]] | None:
     """`puzzle` repaired until its own solution is its only one, with its `closure`;
     None when no repair is left, or after one repair per cell (a recut may let a new
@@ -229,7 +230,8 @@ def unique(
     solution); else the open cage of most fillings takes its narrowest clue (one factor
     pair allowed, as in `_normal`) and the search, on a budget of NARROWED_NODES, runs
     again. (Dropping the candidate instead, 9×9 hidden unreasonable took 0.70 s at the
-    median and 1.46 s at most over 10 seeds, 14 to 21 candidates a puzzle.)"""
+    median and 1.46 s at most over 10 seeds, 14 to 21 candidates a puzzle.)
+    `first` is what `rival` already said of `puzzle`, when the caller asked."""
     nodes = _rival_nodes(puzzle.size, ops)
     if nodes is not None and not logic_decides:
         nodes = NARROWED_NODES
@@ -237,7 +239,8 @@ def unique(
         solution = puzzle.solution
         assert solution is not None  # generated puzzles carry their solution
         try:
-            settled, other = rival(puzzle, solution, nodes)
+            settled, other = first if first is not None else rival(puzzle, solution, nodes)
+            first = None
         except Undecided:
             closed = closure(puzzle)
             assert closed is not None  # the puzzle's own solution meets its clues
@@ -291,16 +294,28 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
             square = random_latin_square(size, rng)
         solution = random_isotope(square, rng)
         cages = make_cages(random_blocks(size, rng, dominoes_in_four=dominoes), solution, rng, ops, easiest=easiest)
-        drawn = Puzzle.trusted(size, cages, solution)
+        cut = Puzzle.trusted(size, cages, solution)
+        first = capped = None
         made: tuple[Puzzle, list[int]] | None
         if tier == 2 and budgeted:
             # `_normal` keeps only a puzzle its closure finishes, which has one solution,
             # and the search would mostly spend its budget (9×9: 65 ms a candidate) for nothing.
-            closed = closure(drawn)
+            closed = closure(cut)
             assert closed is not None  # the puzzle's own solution meets its clues
-            made = drawn, closed
+            made = cut, closed
         else:
-            made = unique(drawn, rng, ops, logic_decides=tier < LOGIC_DECIDES_BELOW)
+            if tier > 2 and ops not in HARDENED_OPS:
+                # Too easy as cut (most are), it goes before any repair. The search comes first:
+                # a puzzle of two solutions never finishes the capped solve, and at 5×5 extreme
+                # 577 of 863 candidates had two (the same puzzles as repairing first, sooner).
+                first = rival(cut, solution)
+                if _finished(first[0]):
+                    continue
+                if first[1] is None:
+                    capped = _capped(cut, tier)
+                    if capped is None:
+                        continue
+            made = unique(cut, rng, ops, logic_decides=tier < LOGIC_DECIDES_BELOW, first=first)
         if made is None:
             continue
         puzzle, settled = made
@@ -319,6 +334,8 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                 return normal
             continue
         low, high, fresh = begin(puzzle)
+        if puzzle is cut and isinstance(capped, Marks):
+            low = capped
         # On a budgeted board, the puzzle before its last new clue, and the cages whose new
         # clue made it too easy: a step back costs less than a new candidate (9×9 hidden
         # extreme, seeds 100..159: 0.40 s median and 2.5 s most, 20 candidates on the slowest,
@@ -377,6 +394,17 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
             puzzle = split
             low, high, fresh = begin(puzzle)
     raise PuzzleError(f"found no {size}×{size} puzzle of level {LEVELS[tier - 1]} with operations {ops!r}")
+
+
+def _capped(puzzle: Puzzle, tier: int) -> Marks | bool | None:
+    """None when tiers below `tier` (3 or more) solve `puzzle`, which has one solution and
+    which tiers 1 and 2 do not solve; else the solve capped at tier - 1 as far as it went
+    (tier > 3), or True (tier 3, where the fast solver's propagation stands in for it)."""
+    if tier == 3:
+        return True
+    low = Marks.start(layout(puzzle))
+    propagate(low, tier - 1, quick=True)
+    return None if low.solved else low
 
 
 def _normal(
