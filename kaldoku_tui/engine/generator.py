@@ -19,6 +19,7 @@ from typing import Callable, Iterable, Iterator
 from kaldoku_tui.engine.arithmetic import shape_of
 from kaldoku_tui.engine.cages import (DOMINOES_IN_FOUR, MAX_CELLS, allowed_ops, make_cages, neighbours, random_blocks,
                                       singles_allowed, split_cage)
+from kaldoku_tui.engine.errors import Stopped as Stopped  # where callers catch it
 from kaldoku_tui.engine.fillings import fillings
 from kaldoku_tui.engine.kinds import (HIDDEN_OPS, LEVELS, MAX_SIZE, MIN_SIZE, OP_SETS, levels_for, offered_levels,
                                       why_impossible)
@@ -91,10 +92,6 @@ seed: 102 s, nearly all in trials)."""
 def _rival_nodes(size: int, ops: str) -> int | None:
     """The node budget of a uniqueness search for a puzzle of `size` and `ops`; None for none."""
     return RIVAL_NODES if ops in HIDDEN_OPS and size >= BUDGETED_FROM else None
-
-
-class Stopped(Exception):
-    """Generation given up because its caller no longer wants the puzzle."""
 
 
 def generate(
