@@ -1,6 +1,6 @@
 """Generation beside Simon Tatham's Keen, CPU time per puzzle on one machine.
 
-    python -m benchmarks.keen [--seeds 60] [--sizes 4,...,9] [--levels easy,...] [--ops all,mul]
+    python -m benchmarks.keen [--seeds 60] [--first-seed 0] [--sizes 4,...,9] [--levels easy,...] [--ops all,mul]
                               [--keen /usr/games/sgt-keen]
 
 For each kind both programs make (size × level, operator set `all` or `mul`, which is
@@ -67,6 +67,8 @@ def uptime() -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seeds", type=int, default=60)
+    parser.add_argument("--first-seed", type=int, default=0,
+                        help="kaldoku's seeds are FIRST_SEED.. (seeds a change was not tuned on)")
     parser.add_argument("--sizes", default="4,5,6,7,8,9")
     parser.add_argument("--levels", default=",".join(LEVELS))
     parser.add_argument("--ops", default=",".join(KEEN_OPS))
@@ -85,7 +87,8 @@ def main() -> None:
                 if not kind.offered:
                     continue
                 theirs = keen_cpu_seconds(keen, keen_params(kind), args.seeds)
-                ours = [kaldoku_cpu_seconds(kind, seed) for seed in range(args.seeds)]
+                seeds = range(args.first_seed, args.first_seed + args.seeds)
+                ours = [kaldoku_cpu_seconds(kind, seed) for seed in seeds]
                 ratio = statistics.median(ours) / max(statistics.median(theirs), 1e-5)
                 most = target(kind, statistics.median(theirs))
                 note = "over" if most is not None and ratio > most else ""

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import gc
 import time
 from datetime import date
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
 from textual import events, work
 from textual.app import App, SystemCommand
@@ -19,12 +20,9 @@ from kaldoku_tui.bank import STARTING_KINDS, Bank, make_puzzle
 from kaldoku_tui.config import AppConfig
 from kaldoku_tui.engine.codes import share_code
 from kaldoku_tui.engine.daily import daily_kind, daily_puzzle, utc_day
-from kaldoku_tui.engine.generator import generate
 from kaldoku_tui.engine.kinds import DEFAULT_KIND, GameKind
 from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError
-from kaldoku_tui.screens.dialogs import Palette
 from kaldoku_tui.screens.game import GameScreen
-from kaldoku_tui.screens.win import WinScreen
 from kaldoku_tui.services import Services, take_over
 from kaldoku_tui.session.game import Session
 from kaldoku_tui.session.settings import Settings
@@ -34,11 +32,18 @@ from kaldoku_tui.terminal_input import INPUT_DRIVER
 from kaldoku_tui.widgets.grid import GRID_CSS
 from kaldoku_tui.widgets.maker import PuzzleMaker
 
+if TYPE_CHECKING:
+    from kaldoku_tui.screens.win import WinScreen
+
 APP_CSS = Path(__file__).parent / "assets" / "app.tcss"
 
 BANK_DELAY = 1.0
 """Seconds after start (or after the player's last key) before the bank fills: a
 generating thread holds the GIL often enough to slow the first screen down by half."""
+COLLECT_DELAY = 0.5
+"""Seconds after start before garbage collection is back on: the first screen is whole by
+then, and the first collection, which goes through every object the start made (30-60 ms
+on a busy machine), does not hold it up."""
 RACE_EVERY = 1.0
 """Seconds between two writes of a racer's progress (and reads of the others')."""
 RACE_NEWS_HOLD = 4.0
@@ -115,10 +120,14 @@ class KaldokuApp(App, inherit_bindings=False):
         await super().on_event(event)
 
     def action_command_palette(self) -> None:
+        from kaldoku_tui.screens.dialogs import Palette  # not needed for the first board
+
         if not Palette.is_open(self):
             self.push_screen(Palette(ascii=self.services.ascii, id="--command-palette"))
 
     def search_themes(self) -> None:
+        from kaldoku_tui.screens.dialogs import Palette  # not needed for the first board
+
         self.push_screen(Palette(ascii=self.services.ascii, providers=[ThemeProvider],
                                  placeholder="Search for themes…"))
 
@@ -138,6 +147,7 @@ class KaldokuApp(App, inherit_bindings=False):
         return self.game
 
     def on_mount(self) -> None:
+        self.set_timer(COLLECT_DELAY, gc.enable)  # off while `kaldoku` starts (cli.play)
         self.set_timer(BANK_DELAY, self.fill_bank)
         if self.race is not None:
             self.set_interval(RACE_EVERY, self.race_tick)
@@ -300,6 +310,7 @@ def build_app(config: AppConfig) -> KaldokuApp:
     resumed later. With none asked for, the game last played is resumed, taking it over
     from another kaldoku that has it open (that one stops saving it)."""
     from kaldoku_tui.arguments import UsageError, read_puzzle_arg
+    from kaldoku_tui.engine.generator import generate  # only when no game is resumed
     from kaldoku_tui.session.legacy import import_legacy
     from kaldoku_tui.session.store import StoreError, open_store, player_id, store_location
 

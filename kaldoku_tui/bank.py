@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Callable, Iterable
 
-from kaldoku_tui.engine.generator import Stopped, generate
+from kaldoku_tui.engine.errors import Stopped
 from kaldoku_tui.engine.kinds import LEVELS, SIZES, GameKind, offered_levels
 from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError
 from kaldoku_tui.session.store import Store
@@ -19,6 +19,8 @@ from kaldoku_tui.session.store import Store
 def make_puzzle(kind: GameKind, stop: Callable[[], bool] = lambda: False) -> Puzzle:
     """A new puzzle of this kind (up to a second or two for the hardest: call from a worker); raises
     Stopped soon after `stop` says yes."""
+    from kaldoku_tui.engine.generator import generate  # not at startup: the bank fills later
+
     return generate(kind.size, ops=kind.ops, level=kind.level, stop=stop)
 
 

@@ -689,11 +689,20 @@ def app_config(args: argparse.Namespace, daily: date | None = None) -> AppConfig
 
 def play(config: AppConfig) -> int:
     """Play the game `config` asks for, in the colours it asks for; the exit status."""
-    from kaldoku_tui.app import run
-    from kaldoku_tui.terminal import apply_colors
+    import gc
 
-    apply_colors(config.colors)  # Textual reads them from the environment
-    return run(config)
+    # Starting makes a few hundred thousand objects that last as long as the game (modules,
+    # styles, a resumed game's history): looking through them for garbage before the board
+    # is drawn only delays it. The app turns collection back on once its first screen is up.
+    gc.disable()
+    try:
+        from kaldoku_tui.app import run
+        from kaldoku_tui.terminal import apply_colors
+
+        apply_colors(config.colors)  # Textual reads them from the environment
+        return run(config)
+    finally:
+        gc.enable()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -8,6 +8,7 @@ from textual import events
 from textual.widgets import Static
 
 from kaldoku_tui.app import KaldokuApp, ensure_solution
+from kaldoku_tui.engine import hints as engine_hints  # the hint finder's search
 from kaldoku_tui.engine.board import Board
 from kaldoku_tui.engine.check import is_solved
 from kaldoku_tui.engine.fillings import fillings
@@ -282,7 +283,7 @@ async def test_a_slow_hint_leaves_the_game_playable_and_is_dropped_if_the_board_
         release.wait(10)
         return HintSearch(hint(board))
 
-    monkeypatch.setattr(hints_widget, "hint_within", slow_hint)
+    monkeypatch.setattr(engine_hints, "hint_within", slow_hint)
     monkeypatch.setattr(hints_widget, "SLOW_HINT", 0.05)
     app = make_app(example, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
@@ -330,7 +331,7 @@ async def test_the_cage_inspector(example, tmp_path):
 
 
 async def test_a_hint_search_that_gives_up_says_so(example, tmp_path, monkeypatch):
-    monkeypatch.setattr(hints_widget, "hint_within",
+    monkeypatch.setattr(engine_hints, "hint_within",
                         lambda board: HintSearch(None, "No hint found in 5 seconds on this board."))
     app = make_app(example, tmp_path)
     async with app.run_test(size=SIZE) as pilot:

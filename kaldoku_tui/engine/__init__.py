@@ -11,80 +11,41 @@ daily puzzle and the player's board.
 Nothing here imports Textual or Rich.
 """
 
-from kaldoku_tui.engine.puzzle import (
-    Cage,
-    Cell,
-    Grid,
-    Puzzle,
-    PuzzleError,
-    can_fill,
-    cell_name,
-    combine,
-    empty_grid,
-)
-from kaldoku_tui.engine.fillings import fillings
-from kaldoku_tui.engine.formats import (
-    puzzle_from_dict,
-    puzzle_to_dict,
-    read_json,
-    read_keen,
-    read_puzzles,
-    to_json_line,
-    to_keen,
-)
-from kaldoku_tui.engine.check import CageState, cage_states, duplicates, is_solved, mistakes
-from kaldoku_tui.engine.solver import candidates, count_solutions, solve
-from kaldoku_tui.engine.kinds import LEVELS, GameKind
-from kaldoku_tui.engine.steps import Step
-from kaldoku_tui.engine.techniques import Grade, HumanSolve, grade, human_solve, next_step
-from kaldoku_tui.engine.generator import generate
-from kaldoku_tui.engine.codes import read_code, share_code
-from kaldoku_tui.engine.daily import Streaks, daily_puzzle, result_line, streaks, utc_day
-from kaldoku_tui.engine.pieces import read_pieces
-from kaldoku_tui.engine.board import Board
+from importlib import import_module
+from typing import Any
 
-__all__ = [
-    "Board",
-    "Cage",
-    "CageState",
-    "Cell",
-    "GameKind",
-    "Grade",
-    "Grid",
-    "HumanSolve",
-    "LEVELS",
-    "Puzzle",
-    "PuzzleError",
-    "Step",
-    "Streaks",
-    "can_fill",
-    "cage_states",
-    "candidates",
-    "cell_name",
-    "combine",
-    "count_solutions",
-    "daily_puzzle",
-    "duplicates",
-    "empty_grid",
-    "fillings",
-    "generate",
-    "grade",
-    "human_solve",
-    "is_solved",
-    "mistakes",
-    "next_step",
-    "puzzle_from_dict",
-    "puzzle_to_dict",
-    "read_code",
-    "read_json",
-    "read_keen",
-    "read_pieces",
-    "read_puzzles",
-    "result_line",
-    "share_code",
-    "solve",
-    "streaks",
-    "to_json_line",
-    "to_keen",
-    "utc_day",
-]
+MODULES = {
+    "puzzle": ("Cage", "Cell", "Grid", "Puzzle", "PuzzleError", "can_fill", "cell_name", "combine", "empty_grid"),
+    "fillings": ("fillings",),
+    "formats": ("puzzle_from_dict", "puzzle_to_dict", "read_json", "read_keen", "read_puzzles", "to_json_line",
+                "to_keen"),
+    "check": ("CageState", "cage_states", "duplicates", "is_solved", "mistakes"),
+    "solver": ("candidates", "count_solutions", "solve"),
+    "kinds": ("LEVELS", "GameKind"),
+    "steps": ("Step",),
+    "techniques": ("Grade", "HumanSolve", "grade", "human_solve", "next_step"),
+    "generator": ("generate",),
+    "codes": ("read_code", "share_code"),
+    "daily": ("Streaks", "daily_puzzle", "result_line", "streaks", "utc_day"),
+    "pieces": ("read_pieces",),
+    "board": ("Board",),
+}
+"""The engine's public names, by the module that defines them. Each is imported when
+first asked for: the game's startup, which needs the puzzle and the board, does not
+wait for the generator, the solver and the grader."""
+
+WHERE = {name: module for module, names in MODULES.items() for name in names}
+
+__all__ = sorted(WHERE)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{WHERE[name]}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *WHERE})

@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
 from functools import lru_cache
 from hashlib import blake2b
-from importlib.resources import files
 from typing import Iterable, Iterator
 
 from kaldoku_tui.engine.kinds import GameKind
@@ -67,6 +66,8 @@ PINNED_FIRST, PINNED_LAST = date(2026, 1, 1), date(2030, 12, 31)
 @lru_cache(maxsize=1)
 def _pinned_codes() -> tuple[str, ...]:
     """The share codes of dailies.txt, one a day from PINNED_FIRST (comment lines left out)."""
+    from importlib.resources import files  # a dozen modules the game's startup does without
+
     text = files("kaldoku_tui.engine").joinpath("dailies.txt").read_text(encoding="ascii")
     return tuple(line for line in text.splitlines() if line and not line.startswith("#"))
 

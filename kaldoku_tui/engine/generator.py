@@ -20,6 +20,7 @@ from typing import Callable, Iterable, Iterator
 from kaldoku_tui.engine.arithmetic import shape_of
 from kaldoku_tui.engine.cages import (DOMINOES_IN_FOUR, MAX_CELLS, allowed_ops, make_cages, neighbours, random_blocks,
                                       singles_allowed, split_cage)
+from kaldoku_tui.engine.errors import Stopped as Stopped  # where callers catch it
 from kaldoku_tui.engine.fillings import fillings
 from kaldoku_tui.engine.kinds import (HIDDEN_OPS, LEVELS, MAX_SIZE, MIN_SIZE, OP_SETS, levels_for, offered_levels,
                                       why_impossible)
@@ -71,13 +72,23 @@ nodes: with every operation hidden the cages allow so many fillings that nothing
 (80 of 81 cells left open) and proving a 9×9 unique took 2,000 to 10,000 nodes, 0.4 to 2 s,
 and once 67,000 (97% of a 16 s seed). A leveled candidate then goes on to the human-style
 solve, whose sound deductions finish only a puzzle with one solution; a merge is not kept;
-a candidate of no level is dropped. (9×9 hidden hard, 5 seeds: 2,000 nodes median 2.1 s;
-300 nodes 0.66 s.)"""
+a candidate of no level, or for unreasonable, takes a narrower clue and is searched again
+(`unique`); a normal one is not searched at all (`_normal`). (9×9 hidden hard, 5 seeds:
+2,000 nodes median 2.1 s; 300 nodes 0.66 s.)"""
+
+NARROWED_NODES = 100
+"""The budget of the uniqueness search where a candidate is narrowed until the search
+decides (no level asked, or unreasonable): a board it decides sooner is tighter, and the
+trials that grade an unreasonable one cost far less on it. 8×8 hidden unreasonable, seeds
+100..139, median and most: 300 nodes 0.39 s and 5.1 s (one tier 5 solve, nearly all of
+it); 100 nodes 0.15 s and 0.98 s; 60 nodes 0.09 s and 0.81 s; 40 nodes 0.07 s and 0.25 s
+(9×9, seeds 100..129: 100 nodes 0.16 s and 0.48 s; 40 nodes 0.13 s and 0.83 s)."""
 
 LOGIC_DECIDES_BELOW = 5
 """Below this tier, a leveled candidate whose uniqueness search spent its budget goes on to
-the human-style solve; from it up, it is dropped: trials on a board that nothing settles
-cost far more (9×9 hidden unreasonable's first seed: 102 s, nearly all in trials)."""
+the human-style solve; from it up, it is narrowed until the search decides (`unique`):
+trials on a board that nothing settles cost far more (9×9 hidden unreasonable's first
+seed: 102 s, nearly all in trials)."""
 
 
 COUNTED_OPS = frozenset({"addmul", "mul"})
@@ -91,21 +102,20 @@ def _counted(size: int, ops: str) -> bool:
     return ops in COUNTED_OPS and size <= COUNTED_UP_TO
 
 
-def _rival(puzzle: Puzzle, solution: Grid, ops: str) -> tuple[list[int] | None, Grid | None]:
-    """`solver.rival` for a generated puzzle: another solution, or None, and the `closure`
-    its search began from, or None where no search is run (`_counted`)."""
+def _rival(
+    puzzle: Puzzle, solution: Grid, ops: str, nodes: int | None
+) -> tuple[list[int] | None, Grid | None]:
+    """`solver.rival` for a generated puzzle (on a budget of `nodes`): the `closure` its
+    search began from, or None where no search is run (`_counted`), and another solution,
+    or None."""
     if _counted(puzzle.size, ops):
         return None, other_solution(puzzle, solution)
-    return rival(puzzle, solution, _rival_nodes(puzzle.size, ops))
+    return rival(puzzle, solution, nodes)
 
 
 def _rival_nodes(size: int, ops: str) -> int | None:
     """The node budget of a uniqueness search for a puzzle of `size` and `ops`; None for none."""
     return RIVAL_NODES if ops in HIDDEN_OPS and size >= BUDGETED_FROM else None
-
-
-class Stopped(Exception):
-    """Generation given up because its caller no longer wants the puzzle."""
 
 
 def generate(
@@ -240,26 +250,41 @@ def _shape_cuts(shape: tuple[Cell, ...]) -> tuple[tuple[Cell, ...], ...]:
 
 
 def unique(
-    puzzle: Puzzle, rng: random.Random, ops: str, logic_decides: bool = False
+    puzzle: Puzzle, rng: random.Random, ops: str, logic_decides: bool = False,
+    first: tuple[list[int], Grid | None] | None = None,
 ) -> tuple[Puzzle, list[int] | None] | None:
     """`puzzle` repaired until its own solution is its only one, with its `closure` (None
     on a counted board, `_counted`, where it is not worked out);
     None when no repair is left, or after one repair per cell (a recut may let a new
     rival in). The fast solver finds rivals far sooner than the human-style solve finds
-    itself stuck. Where the search has a budget (`_rival_nodes`) and spends it, None, or
-    when `logic_decides` the puzzle as it is, for a caller that keeps only what the
-    human-style solve finishes: its deductions are sound, so such a puzzle has one solution."""
+    itself stuck. Where the search has a budget (`_rival_nodes`) and spends it: when
+    `logic_decides`, the puzzle as it is, for a caller that keeps only what the
+    human-style solve finishes (its deductions are sound, so such a puzzle has one
+    solution); else the open cage of most fillings takes its narrowest clue (one factor
+    pair allowed, as in `_normal`) and the search, on a budget of NARROWED_NODES, runs
+    again. (Dropping the candidate instead, 9×9 hidden unreasonable took 0.70 s at the
+    median and 1.46 s at most over 10 seeds, 14 to 21 candidates a puzzle.)
+    `first` is what `rival` already said of `puzzle`, when the caller asked."""
+    nodes = _rival_nodes(puzzle.size, ops)
+    if nodes is not None and not logic_decides:
+        nodes = NARROWED_NODES
     for _ in range(puzzle.size**2):
         solution = puzzle.solution
         assert solution is not None  # generated puzzles carry their solution
         try:
-            settled, other = _rival(puzzle, solution, ops)
+            settled, other = first if first is not None else _rival(puzzle, solution, ops, nodes)
+            first = None
         except Undecided:
-            if not logic_decides:
-                return None
             closed = closure(puzzle)
             assert closed is not None  # the puzzle's own solution meets its clues
-            return puzzle, closed
+            if logic_decides:
+                return puzzle, closed
+            # Too loose to decide: the open cage of most fillings takes its narrowest clue.
+            narrower = _reclue_open_cage(puzzle, _open_cages(puzzle, _open_cells(closed)), ops, easiest=True)
+            if narrower is None:
+                return None
+            puzzle = narrower
+            continue
         if other is None:
             return puzzle, settled
         repaired = repair(puzzle, other, rng, ops)
@@ -282,12 +307,14 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
     propagation, which stands in for them: for the capped solve at tier 3, and for
     the whole of tier 2 (`_normal`). A candidate whose uniqueness search spent its budget
     (`_rival_nodes`, below LOGIC_DECIDES_BELOW) goes on all the same: every deduction is
-    sound, so a solve that finishes proves the puzzle has one solution.
+    sound, so a solve that finishes proves the puzzle has one solution. On such a board a new clue
+    that leaves the puzzle too easy is taken back, and another cage tried.
     """
     easiest = tier == 1
     # Merges make the cages of a counted board large: its candidates start as Keen's.
     hardened_counted = tier > 2 and _counted(size, ops)
     dominoes = MUL_DOMINOES_IN_FOUR if ops == "mul" and not easiest and not hardened_counted else DOMINOES_IN_FOUR
+    budgeted = _rival_nodes(size, ops) is not None
 
     def begin(puzzle: Puzzle) -> tuple[Marks | None, Marks, bool]:
         """The two solves begun on `puzzle` (the capped one only above tier 3: capped at
@@ -302,7 +329,28 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
             square = random_latin_square(size, rng)
         solution = random_isotope(square, rng)
         cages = make_cages(random_blocks(size, rng, dominoes_in_four=dominoes), solution, rng, ops, easiest=easiest)
-        made = unique(Puzzle.trusted(size, cages, solution), rng, ops, logic_decides=tier < LOGIC_DECIDES_BELOW)
+        cut = Puzzle.trusted(size, cages, solution)
+        first = capped = None
+        made: tuple[Puzzle, list[int] | None] | None
+        if tier == 2 and budgeted:
+            # `_normal` keeps only a puzzle its closure finishes, which has one solution,
+            # and the search would mostly spend its budget (9×9: 65 ms a candidate) for nothing.
+            closed = closure(cut)
+            assert closed is not None  # the puzzle's own solution meets its clues
+            made = cut, closed
+        else:
+            if tier > 2 and ops not in HARDENED_OPS:
+                # Too easy as cut (most are), it goes before any repair. The search comes first:
+                # a puzzle of two solutions never finishes the capped solve, and at 5×5 extreme
+                # 577 of 863 candidates had two (the same puzzles as repairing first, sooner).
+                first = rival(cut, solution)
+                if _finished(first[0]):
+                    continue
+                if first[1] is None:
+                    capped = _capped(cut, tier)
+                    if capped is None:
+                        continue
+            made = unique(cut, rng, ops, logic_decides=tier < LOGIC_DECIDES_BELOW, first=first)
         if made is None:
             continue
         puzzle, settled = made
@@ -316,11 +364,19 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
         elif tier > 2 and _finished(settled or _closure(puzzle)):
             continue
         if tier == 2:
-            normal = _normal(puzzle, settled or _closure(puzzle), rng, ops, stop)
+            normal = _normal(puzzle, settled or _closure(puzzle), rng, ops, stop, pins=budgeted)
             if normal is not None:
                 return normal
             continue
         low, high, fresh = begin(puzzle)
+        if puzzle is cut and isinstance(capped, Marks):
+            low = capped
+        # On a budgeted board, the puzzle before its last new clue, and the cages whose new
+        # clue made it too easy: a step back costs less than a new candidate (9×9 hidden
+        # extreme, seeds 100..159: 0.40 s median and 2.5 s most, 20 candidates on the slowest,
+        # against 0.19 s and 0.77 s, 2 or 3).
+        undo: Puzzle | None = None
+        tried: set[tuple[Cell, ...]] = set()
         while True:
             if stop():
                 raise Stopped(f"stopped making a {size}×{size} {LEVELS[tier - 1]} puzzle")
@@ -334,7 +390,11 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
             elif low is not None:
                 propagate(low, tier - 1, quick=True)
                 if low.solved:
-                    break
+                    if undo is None:
+                        break
+                    puzzle, undo = undo, None
+                    low, high, fresh = begin(puzzle)
+                    continue
                 high.narrow(low)
             propagate(high, tier, quick=True)
             if high.solved:
@@ -352,36 +412,64 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
             open_cages = _open_cages(puzzle, (i for i, placed in enumerate(high.placed) if not placed))
             split = _split_one(puzzle, open_cages, rng, ops, easiest)
             if split is not None:
+                undo, tried = None, set()
                 puzzle = split
                 low = low.on(layout(puzzle)) if low is not None else None
                 high = high.on(layout(puzzle))
                 fresh = False
                 continue
-            # A new clue replaces the old one: what was deduced from it may not hold.
-            split = _reclue_open_cage(puzzle, open_cages, ops, easiest)
+            # A new clue replaces the old one: what was deduced from it may not hold. A
+            # budgeted (hidden) board may take a clue of one factor pair at once: see `_normal`.
+            split = _reclue_open_cage(puzzle, [c for c in open_cages if c.cells not in tried], ops, easiest or budgeted)
             if split is None:
                 break
+            if budgeted:
+                undo = puzzle
+                tried.add(next(cage.cells for cage in puzzle.cages if cage not in split.cages))
             puzzle = split
             low, high, fresh = begin(puzzle)
     raise PuzzleError(f"found no {size}×{size} puzzle of level {LEVELS[tier - 1]} with operations {ops!r}")
 
 
+def _capped(puzzle: Puzzle, tier: int) -> Marks | bool | None:
+    """None when tiers below `tier` (3 or more) solve `puzzle`, which has one solution and
+    which tiers 1 and 2 do not solve; else the solve capped at tier - 1 as far as it went
+    (tier > 3), or True (tier 3, where the fast solver's propagation stands in for it)."""
+    if tier == 3:
+        return True
+    low = Marks.start(layout(puzzle))
+    propagate(low, tier - 1, quick=True)
+    return None if low.solved else low
+
+
 def _normal(
-    puzzle: Puzzle, settled: list[int], rng: random.Random, ops: str, stop: Callable[[], bool]
+    puzzle: Puzzle, settled: list[int], rng: random.Random, ops: str, stop: Callable[[], bool], pins: bool = False
 ) -> Puzzle | None:
     """`puzzle` (whose `closure` is `settled`) with cages split or given narrower clues
     until singles and cage fillings cell by cell (tiers 1 and 2) finish it; None when
     tier 1 alone does, or nothing is left to change. The fast solver's propagation is
-    those two tiers, and far quicker than the human-style solve."""
+    those two tiers, and far quicker than the human-style solve.
+
+    With `pins` (hidden operators from BUDGETED_FROM up), when neither helps, an open cage
+    may take a × clue of one factor pair, which Keen keeps for the easiest level: with every
+    operation hidden and a few single cells allowed, a board cut down to dominoes settles
+    nothing (80 of 81 cells open at 9×9), and 98 of 100 candidates ended there (9×9 median
+    4.2 s, p99 18 s a puzzle at edition 10). A hidden target gives less away than a shown
+    one (15 is 3 × 5, 7 + 8 or 6 + 9), and the grader still refuses a puzzle too easy.
+    Here only as the last resort: at once, 9×9 normal was 0.13 s instead of 0.22 s at the
+    median but had 8 to 15 cages of one digit pair or set instead of 4 to 9. The splits of
+    `leveled` (hard and up) take such clues at once: as a last resort there, 9×9 extreme
+    was 1.31 s median and 2.9 s at most over 12 seeds, at once 0.52 s and 1.6 s."""
     n = puzzle.size
     while True:
         if stop():
             raise Stopped(f"stopped making a {n}×{n} normal puzzle")
-        open_cages = _open_cages(puzzle, (i for i, mask in enumerate(settled) if mask & (mask - 1)))
+        open_cages = _open_cages(puzzle, _open_cells(settled))
         if not open_cages:
             return None if tier_needed(puzzle, 1) else puzzle
         changed = (_split_one(puzzle, open_cages, rng, ops, easiest=False)
-                   or _reclue_open_cage(puzzle, open_cages, ops, easiest=False))
+                   or _reclue_open_cage(puzzle, open_cages, ops, easiest=False)
+                   or (_reclue_open_cage(puzzle, open_cages, ops, easiest=True) if pins else None))
         if changed is None:
             return None
         puzzle = changed
@@ -467,7 +555,7 @@ def _first_kept(
         solution = puzzle.solution
         assert solution is not None  # generated puzzles carry their solution
         try:
-            closed, other = _rival(puzzle, solution, ops)
+            closed, other = _rival(puzzle, solution, ops, _rival_nodes(puzzle.size, ops))
         except Undecided:  # not known to stay unique: not kept
             continue
         if other is None:
@@ -544,6 +632,11 @@ def _closure(puzzle: Puzzle) -> list[int]:
 def _finished(settled: list[int]) -> bool:
     """Whether a `closure` leaves one digit in every cell."""
     return all(not mask & (mask - 1) for mask in settled)
+
+
+def _open_cells(settled: list[int]) -> Iterator[int]:
+    """The cells (indices in reading order) a `closure` leaves more than one digit."""
+    return (i for i, mask in enumerate(settled) if mask & (mask - 1))
 
 
 def _open_cages(puzzle: Puzzle, open_cells: Iterable[int]) -> list[Cage]:

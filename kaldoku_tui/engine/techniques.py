@@ -279,12 +279,13 @@ def _quick_trials(marks: Marks) -> list[Step | None]:
     few candidates, or else the first that tiers 1-4 refute. Either way the grade is the
     same: a trial refuted on a board stays refuted on any narrower one, so the order of
     trials changes the steps, never the board they end on."""
-    found = refuted(marks.layout.puzzle, marks.cand, QUICK_TRIAL_CANDIDATES)
+    held = _held_solution(marks)
+    found = refuted(marks.layout.puzzle, marks.cand, QUICK_TRIAL_CANDIDATES, held)
     if found is None:
         raise Contradiction("the candidates contradict the clues")
     if found:
         return [make("trial", 5, "", "", marks, removes=found)]
-    return [next(_trials(marks, _held_solution(marks)), None)]
+    return [next(_trials(marks, held), None)]
 
 
 def _held_solution(marks: Marks) -> Grid | None:

@@ -14,17 +14,11 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.theme import Theme
 
-from kaldoku_tui.engine.hints import cage_facts
 from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.engine.puzzle import Puzzle
 from kaldoku_tui.screens.clock import GameClock, board_covered
-from kaldoku_tui.screens.dialogs import ConfirmDialog, NewGameDialog
-from kaldoku_tui.screens.help import HelpScreen, key_sections
-from kaldoku_tui.screens.inspector import InspectorScreen
 from kaldoku_tui.screens.navigation import (archive_screen, begun_daily, daily_result_screen,
                                             records_screen, unfinished_screen)
-from kaldoku_tui.screens.settings import SettingsScreen
-from kaldoku_tui.screens.win import won
 from kaldoku_tui.services import Services
 from kaldoku_tui.session.game import Session, Update, clock_text
 from kaldoku_tui.session.moves import AskHint, CageNotes, Check, Move, Pause, Restart, Reveal
@@ -35,6 +29,8 @@ from kaldoku_tui.widgets.keys import KeyBar
 from kaldoku_tui.widgets.maker import PuzzleMaker
 from kaldoku_tui.widgets.status import StatusLine
 from kaldoku_tui.widgets.title import TitleBar
+
+# The screens this one opens are imported as they open: the first board waits for none.
 
 TIP = "?: every key   o: settings (highlight row, column and cage)"
 """The status line as a game starts, unless there is news to tell."""
@@ -240,6 +236,8 @@ class GameScreen(Screen):
     # Ending a game.
 
     def win(self) -> None:
+        from kaldoku_tui.screens.win import won
+
         self.show_status(f"Solved in {clock_text(round(self.session.elapsed, 1))}. g: new game")
         self.app.push_screen(won(self.session, self.services.store, self.services.ascii),
                              self.after_win)
@@ -262,6 +260,8 @@ class GameScreen(Screen):
         return None if self.session.action_off(action) else True
 
     def action_new_game(self) -> None:
+        from kaldoku_tui.screens.dialogs import NewGameDialog
+
         self.app.push_screen(NewGameDialog(self.session.kind, ascii=self.services.ascii,
                                            leaving=leaving_words(self.session)), self.start_kind)
 
@@ -336,6 +336,8 @@ class GameScreen(Screen):
 
     def confirm(self, question: str, move: Move) -> None:
         """Make `move` if the player says yes to `question`."""
+        from kaldoku_tui.screens.dialogs import ConfirmDialog
+
         def answered(yes: bool | None) -> None:
             if yes:
                 self.play(move)
@@ -343,6 +345,9 @@ class GameScreen(Screen):
         self.app.push_screen(ConfirmDialog(question), answered)
 
     def action_inspect(self) -> None:
+        from kaldoku_tui.engine.hints import cage_facts
+        from kaldoku_tui.screens.inspector import InspectorScreen
+
         facts = cage_facts(self.session.board, self.grid.cursor)
 
         def closed(apply: bool | None) -> None:
@@ -357,6 +362,8 @@ class GameScreen(Screen):
         self.app.push_screen(records_screen(self.session, self.services))
 
     def action_settings(self) -> None:
+        from kaldoku_tui.screens.settings import SettingsScreen
+
         self.app.push_screen(SettingsScreen(self.services.settings, ascii=self.services.ascii),
                              self.change_settings)
 
@@ -378,10 +385,14 @@ class GameScreen(Screen):
         self.grid.look_by(settings)
 
     def action_help(self) -> None:
+        from kaldoku_tui.screens.help import HelpScreen
+
         self.app.push_screen(HelpScreen(self.key_sections(), ascii=self.services.ascii))
 
     def key_sections(self) -> list[tuple[str, list[Binding]]]:
         """Every key of the game, in sections, for the help screen."""
+        from kaldoku_tui.screens.help import key_sections
+
         return key_sections(self.session.board.size, self.BINDINGS, self.app.BINDINGS)
 
     def action_quit(self) -> None:

@@ -56,12 +56,12 @@ def begun_daily(services: Services, day: date) -> int | None:
 def daily_result_screen(session: Session, services: Services) -> DailyResultScreen | None:
     """How a daily played already went, shown before its practice board; None for a
     daily not yet ended and for any other game."""
-    from kaldoku_tui.screens.daily import DailyResultScreen
-
     day = daily_of(session.puzzle)
     game = services.finished_daily(day) if session.practice and day else None
     if day is None or game is None:
         return None
+    from kaldoku_tui.screens.daily import DailyResultScreen
+
     return DailyResultScreen(day, game, services.store, ascii=services.ascii)
 
 

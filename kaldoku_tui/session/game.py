@@ -17,13 +17,11 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Iterable, Mapping, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Protocol
 
 from kaldoku_tui.engine.board import Board
 from kaldoku_tui.engine.check import is_solved, mistakes
 from kaldoku_tui.engine.daily import daily_of
-from kaldoku_tui.engine.hints import STAGES
-from kaldoku_tui.engine.hints import Hint as FoundHint
 from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.engine.puzzle import Cell, Puzzle, PuzzleError
 from kaldoku_tui.session.moves import (AskHint, BoardMove, Check, DigitMove, Fill, Hint, Move,
@@ -32,6 +30,9 @@ from kaldoku_tui.session.moves import (AskHint, BoardMove, Check, DigitMove, Fil
 from kaldoku_tui.session.moves import states_from_list as states_from_list  # snapshot.py's
 from kaldoku_tui.session.moves import states_to_list as states_to_list  # legacy.py's
 from kaldoku_tui.session.settings import Settings
+
+if TYPE_CHECKING:
+    from kaldoku_tui.engine.hints import Hint as FoundHint
 
 HELP = ("checks", "hints", "reveals")
 """The kinds of help a game counts; any of them makes a win aided."""
@@ -350,15 +351,16 @@ class Session:
             self.help["reveals"] += 1
             return Update(True, self.finish("revealed") or notice or SAID[Reveal],
                           ended="revealed")
-        if is_solved(self.puzzle, self.board.grid):
+        grid = self.board.grid
+        if is_solved(self.puzzle, grid):
             return Update(True, self.finish("won") or notice, ended="won")
         if self.show_mistakes:
             if not self.help["checks"]:
                 self.help["checks"] += 1
                 notice = self.log(Check()) or notice
-            self.marked = frozenset(mistakes(self.puzzle, self.board.grid))
+            self.marked = frozenset(mistakes(self.puzzle, grid))
         self.passing = True
-        if all(self.board.grid[r][c] for r, c in self.puzzle.cells):
+        if all(all(row) for row in grid):
             return Update(True, notice or FULL_BUT_WRONG)
         self.passing = type(move) in SAID
         return Update(True, notice or SAID.get(type(move), stale))
@@ -384,6 +386,8 @@ class Session:
 
     def press_hint(self) -> Update:
         """One press of the hint key: where to look, then why, then the step made."""
+        from kaldoku_tui.engine.hints import STAGES  # with the solver: loaded at the first hint
+
         state = self.hint
         if state.hint is None:
             state.waiting += 1
@@ -462,6 +466,8 @@ class Session:
     # The journal.
 
     def log(self, move: Move) -> str | None:
+        if isinstance(self.journal, NoJournal):
+            return None  # no record to make: a resumed game replays its moves unjournaled
         return self.journal.append(move.to_dict(), self.elapsed)
 
 

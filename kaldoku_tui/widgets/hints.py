@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual import work
 from textual.message import Message
 from textual.widget import Widget
 
 from kaldoku_tui.engine.board import Board
-from kaldoku_tui.engine.hints import HintSearch, hint_within
+
+if TYPE_CHECKING:
+    from kaldoku_tui.engine.hints import HintSearch
 
 SLOW_HINT = 0.3
 """Seconds a hint may take before the screen is told it is slow (to say one is being
@@ -38,5 +42,7 @@ class HintFinder(Widget):
 
     @work(thread=True, group="hint", exit_on_error=False)
     def search(self, board: Board, version: int) -> None:
+        from kaldoku_tui.engine.hints import hint_within  # the solver and grader: at the first hint
+
         found = self.Found(hint_within(board), version)
         self.app.call_from_thread(self.post_message, found)

@@ -11,7 +11,7 @@ from textual.message import Message
 from textual.widget import Widget
 
 from kaldoku_tui.bank import Bank, make_puzzle
-from kaldoku_tui.engine.generator import Stopped
+from kaldoku_tui.engine.errors import Stopped
 from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError
 
