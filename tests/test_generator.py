@@ -16,6 +16,7 @@ from kaldoku_tui.engine.kinds import OP_SETS
 from kaldoku_tui.engine.latin import random_latin_square
 from kaldoku_tui.engine.puzzle import Cage, Puzzle, PuzzleError, _connected, combine, to_grid
 from kaldoku_tui.engine.solver import Undecided, candidates, closure, count_solutions, rival
+from kaldoku_tui.engine.squares import latin_squares, other_solution
 from kaldoku_tui.engine.steps import Marks, digits_of
 from kaldoku_tui.engine.techniques import LEVELS, human_solve, layout, propagate, tier_needed
 
@@ -328,6 +329,47 @@ def test_a_candidate_too_easy_is_hardened_by_merging_cages_while_it_stays_unique
             parts = {easy.cage_index(cell) for cell in cage.cells}
             assert sum(len(easy.cages[k].cells) for k in parts) == len(cage.cells)
             assert cage.op in OP_SETS[ops] or (cage.op == "=" and len(cage.cells) == 1)
+
+
+def test_every_latin_square_of_a_small_board_is_listed_once():
+    for n, count in ((3, 12), (4, 576)):
+        squares = latin_squares(n)
+        assert len(set(squares)) == count == len(squares)
+        assert all(sorted(line) == list(range(1, n + 1)) for square in squares for line in square + tuple(zip(*square)))
+
+
+@pytest.mark.parametrize("ops", ["all", "addmul", "mul"])
+def test_the_squares_a_small_puzzle_allows_are_its_solutions(ops):
+    """`other_solution` finds another solution exactly when the tests' own counter does."""
+    rng = random.Random(7)
+    for _ in range(60):
+        puzzle = candidate(rng.choice((3, 4)), rng, ops)
+        other = other_solution(puzzle, puzzle.solution)
+        found = count_by_backtracking(puzzle, limit=3)
+        assert (other is None) == (found == [puzzle.solution])
+        assert other is None or (other in found and other != puzzle.solution)
+
+
+@pytest.mark.parametrize("ops, tier", [("mul", 3), ("addmul", 4)])
+def test_a_counted_board_is_hardened_to_its_level_with_one_solution(ops, tier):
+    """On a 4×4 board of + × or × only, merges are kept while the puzzle stays unique and
+    only then graded: what comes out is at `tier`, with one solution (the tests' counter)."""
+    rng = random.Random(3)
+    hardened = 0
+    while hardened < 2:
+        made = unique(candidate(4, rng, ops), rng, ops)
+        if made is None:
+            continue
+        easy = made[0]
+        found = _harden(easy, None, tier, rng, ops)
+        if found is None:
+            continue
+        puzzle, closed = found
+        hardened += 1
+        assert count_by_backtracking(puzzle) == [easy.solution]
+        assert not human_solve(puzzle, max_tier=tier - 1).solved
+        assert human_solve(puzzle, max_tier=tier).solved
+        assert closed == closure(puzzle)
 
 
 def test_a_uniqueness_search_out_of_its_budget_is_undecided_never_unique():

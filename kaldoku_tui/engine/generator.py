@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 import secrets
 from functools import lru_cache
+from math import prod
 from typing import Callable, Iterable, Iterator
 
 from kaldoku_tui.engine.arithmetic import shape_of
@@ -26,6 +27,7 @@ from kaldoku_tui.engine.kinds import (HIDDEN_OPS, LEVELS, MAX_SIZE, MIN_SIZE, OP
 from kaldoku_tui.engine.latin import random_isotope, random_latin_square
 from kaldoku_tui.engine.puzzle import HIDDEN, Cage, Cell, Grid, Puzzle, PuzzleError, _connected, combine
 from kaldoku_tui.engine.solver import Undecided, closure, rival
+from kaldoku_tui.engine.squares import COUNTED_UP_TO, other_solution, square_index, squares_meeting
 from kaldoku_tui.engine.steps import Marks
 from kaldoku_tui.engine.techniques import layout, propagate, tier_needed
 
@@ -87,6 +89,28 @@ LOGIC_DECIDES_BELOW = 5
 the human-style solve; from it up, it is narrowed until the search decides (`unique`):
 trials on a board that nothing settles cost far more (9×9 hidden unreasonable's first
 seed: 102 s, nearly all in trials)."""
+
+
+COUNTED_OPS = frozenset({"addmul", "mul"})
+"""Operator sets whose small boards (up to COUNTED_UP_TO) are judged unique by their every
+latin square (`squares`) rather than by the search: 4×4 × only extreme tried some 3,000
+merges a puzzle, 56% of its time in the search."""
+
+
+def _counted(size: int, ops: str) -> bool:
+    """Whether a puzzle of `size` and `ops` is judged unique by its every latin square."""
+    return ops in COUNTED_OPS and size <= COUNTED_UP_TO
+
+
+def _rival(
+    puzzle: Puzzle, solution: Grid, ops: str, nodes: int | None
+) -> tuple[list[int] | None, Grid | None]:
+    """`solver.rival` for a generated puzzle (on a budget of `nodes`): the `closure` its
+    search began from, or None where no search is run (`_counted`), and another solution,
+    or None."""
+    if _counted(puzzle.size, ops):
+        return None, other_solution(puzzle, solution)
+    return rival(puzzle, solution, nodes)
 
 
 def _rival_nodes(size: int, ops: str) -> int | None:
@@ -186,11 +210,22 @@ def _recut_pair(puzzle: Puzzle, cages: list[Cage], other: Grid, rng: random.Rand
                     choices.append((cage, neighbour, part, tuple(c for c in region if c not in part)))
     rng.shuffle(choices)
     for cage, neighbour, part, rest in choices:
+        if ops == "mul":  # × alone has one clue for any cells: seen without dealing
+            if all(_product(other, cells) == _product(solution, cells) for cells in (part, rest)):
+                continue
+            others = [c for c in puzzle.cages if c is not cage and c is not neighbour]
+            halves = [Cage(cells, "*", _product(solution, cells)) for cells in (part, rest)]
+            return Puzzle.trusted(puzzle.size, others + halves, solution)
         others = [c for c in puzzle.cages if c is not cage and c is not neighbour]
         halves = make_cages([part, rest], solution, rng, ops, others)
         if not all(half.met_by(other) for half in halves):
             return Puzzle.trusted(puzzle.size, others + halves, solution)
     return None
+
+
+def _product(grid: Grid, cells: tuple[Cell, ...]) -> int:
+    """The product of `grid`'s digits in `cells`."""
+    return prod(grid[r][c] for r, c in cells)
 
 
 def _cuts(region: tuple[Cell, ...]) -> list[tuple[Cell, ...]]:
@@ -217,8 +252,9 @@ def _shape_cuts(shape: tuple[Cell, ...]) -> tuple[tuple[Cell, ...], ...]:
 def unique(
     puzzle: Puzzle, rng: random.Random, ops: str, logic_decides: bool = False,
     first: tuple[list[int], Grid | None] | None = None,
-) -> tuple[Puzzle, list[int]] | None:
-    """`puzzle` repaired until its own solution is its only one, with its `closure`;
+) -> tuple[Puzzle, list[int] | None] | None:
+    """`puzzle` repaired until its own solution is its only one, with its `closure` (None
+    on a counted board, `_counted`, where it is not worked out);
     None when no repair is left, or after one repair per cell (a recut may let a new
     rival in). The fast solver finds rivals far sooner than the human-style solve finds
     itself stuck. Where the search has a budget (`_rival_nodes`) and spends it: when
@@ -236,7 +272,7 @@ def unique(
         solution = puzzle.solution
         assert solution is not None  # generated puzzles carry their solution
         try:
-            settled, other = first if first is not None else rival(puzzle, solution, nodes)
+            settled, other = first if first is not None else _rival(puzzle, solution, ops, nodes)
             first = None
         except Undecided:
             closed = closure(puzzle)
@@ -275,7 +311,9 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
     that leaves the puzzle too easy is taken back, and another cage tried.
     """
     easiest = tier == 1
-    dominoes = MUL_DOMINOES_IN_FOUR if ops == "mul" and not easiest else DOMINOES_IN_FOUR
+    # Merges make the cages of a counted board large: its candidates start as Keen's.
+    hardened_counted = tier > 2 and _counted(size, ops)
+    dominoes = MUL_DOMINOES_IN_FOUR if ops == "mul" and not easiest and not hardened_counted else DOMINOES_IN_FOUR
     budgeted = _rival_nodes(size, ops) is not None
 
     def begin(puzzle: Puzzle) -> tuple[Marks | None, Marks, bool]:
@@ -293,7 +331,7 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
         cages = make_cages(random_blocks(size, rng, dominoes_in_four=dominoes), solution, rng, ops, easiest=easiest)
         cut = Puzzle.trusted(size, cages, solution)
         first = capped = None
-        made: tuple[Puzzle, list[int]] | None
+        made: tuple[Puzzle, list[int] | None] | None
         if tier == 2 and budgeted:
             # `_normal` keeps only a puzzle its closure finishes, which has one solution,
             # and the search would mostly spend its budget (9×9: 65 ms a candidate) for nothing.
@@ -323,10 +361,10 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
             puzzle, settled = hardened
         # Singles and cage fillings cell by cell (tiers 1 and 2) solve it: too easy above
         # tier 2, and the fast solver tells so far sooner than the human-style solves.
-        elif tier > 2 and _finished(settled):
+        elif tier > 2 and _finished(settled or _closure(puzzle)):
             continue
         if tier == 2:
-            normal = _normal(puzzle, settled, rng, ops, stop, pins=budgeted)
+            normal = _normal(puzzle, settled or _closure(puzzle), rng, ops, stop, pins=budgeted)
             if normal is not None:
                 return normal
             continue
@@ -441,35 +479,103 @@ def _normal(
 
 
 def _harden(
-    puzzle: Puzzle, settled: list[int], tier: int, rng: random.Random, ops: str
+    puzzle: Puzzle, settled: list[int] | None, tier: int, rng: random.Random, ops: str
 ) -> tuple[Puzzle, list[int]] | None:
     """`puzzle` (with one solution or, past the search's budget, none found but its own;
-    `settled` its `closure`) with two neighbouring
+    `settled` its `closure`, None when not yet worked out) with two neighbouring
     cages at a time merged into one, each merge kept only when the puzzle stays unique
     and (below tier 5, up to JUDGED_MERGES_UP_TO) tier `tier` still solves it, until
     tiers below `tier` no longer do; with its closure. None when no such merge is left
     before that. A merge only loosens the puzzle, so the uniqueness search is the judge;
     wider cages ask for harder deductions."""
-    solution = puzzle.solution
-    assert solution is not None  # generated puzzles carry their solution
+    if _counted(puzzle.size, ops):
+        return _harden_counted(puzzle, tier, rng, ops)
     judged = puzzle.size <= JUDGED_MERGES_UP_TO
-    nodes = _rival_nodes(puzzle.size, ops)
+    settled = settled or _closure(puzzle)
     level = _against(puzzle, settled, tier, judged)
     while level < 0:
-        for first, second in _merges(puzzle, rng):
-            rest = [cage for cage in puzzle.cages if cage is not first and cage is not second]
-            merged = make_cages([tuple(sorted(first.cells + second.cells))], solution, rng, ops, rest)
-            looser = Puzzle.trusted(puzzle.size, rest + merged, solution)
-            try:
-                closed, other = rival(looser, solution, nodes)
-            except Undecided:  # not known to stay unique: not kept
-                continue
-            if other is None and (looser_level := _against(looser, closed, tier, judged)) <= 0:
-                puzzle, settled, level = looser, closed, looser_level
-                break
-        else:
+        kept = _first_kept(_merged(puzzle, rng, ops), tier, ops, judged)
+        if kept is None:
             return None
+        puzzle, settled, level = kept
     return puzzle, settled
+
+
+def _harden_counted(puzzle: Puzzle, tier: int, rng: random.Random, ops: str) -> tuple[Puzzle, list[int]] | None:
+    """`_harden` on a counted board, where telling whether a merge stays unique costs far
+    less than grading it: merges are kept while the puzzle stays unique, and only then is
+    it graded, and, when too hard, the puzzles before it, last first, until one is at
+    tier `tier` (None when one is too easy). Most end too easy: one grading each, not one
+    per merge (4×4 × only extreme: 3.3)."""
+    solution = puzzle.solution
+    assert solution is not None  # generated puzzles carry their solution
+    path = [puzzle]
+    while (looser := _unique_merge(path[-1], rng, ops)) is not None:
+        path.append(looser)
+    for puzzle in reversed(path):
+        settled = _closure(puzzle)
+        level = _against(puzzle, settled, tier, judged=True)
+        if level < 0:
+            return None
+        if level == 0:
+            return puzzle, settled
+    return None
+
+
+def _unique_merge(puzzle: Puzzle, rng: random.Random, ops: str) -> Puzzle | None:
+    """`puzzle` (on a counted board) with the first pair of `_merges` merged that leaves it
+    one solution; None when none does. Told by the squares each clue allows, before any
+    puzzle is made."""
+    solution = puzzle.solution
+    assert solution is not None  # generated puzzles carry their solution
+    n, cages = puzzle.size, puzzle.cages
+    allowed = [squares_meeting(n, cage) for cage in cages]
+    others = ~(1 << square_index(solution))
+    for a, b in _merge_pairs(puzzle, rng):
+        rest = [cage for k, cage in enumerate(cages) if k != a and k != b]
+        cells = tuple(sorted(cages[a].cells + cages[b].cells))
+        # × alone has one clue for any cells: no need to deal out the operations.
+        merged = (Cage(cells, "*", cages[a].target * cages[b].target) if ops == "mul"
+                  else make_cages([cells], solution, rng, ops, rest)[0])
+        left = others & squares_meeting(n, merged)
+        for k, mask in enumerate(allowed):
+            if left and k != a and k != b:
+                left &= mask
+        if not left:
+            return Puzzle.trusted(n, rest + [merged], solution)
+    return None
+
+
+def _first_kept(
+    puzzles: Iterable[Puzzle], tier: int, ops: str, judged: bool
+) -> tuple[Puzzle, list[int], int] | None:
+    """The first of `puzzles` that is unique and not too hard for `tier` (`_against`), with
+    its closure and that verdict; None when there is none."""
+    for puzzle in puzzles:
+        solution = puzzle.solution
+        assert solution is not None  # generated puzzles carry their solution
+        try:
+            closed, other = _rival(puzzle, solution, ops, _rival_nodes(puzzle.size, ops))
+        except Undecided:  # not known to stay unique: not kept
+            continue
+        if other is None:
+            closed = closed or _closure(puzzle)
+            if (level := _against(puzzle, closed, tier, judged)) <= 0:
+                return puzzle, closed, level
+    return None
+
+
+def _merged(puzzle: Puzzle, rng: random.Random, ops: str) -> Iterator[Puzzle]:
+    """`puzzle` with two neighbouring cages merged, each pair of `_merges` in turn."""
+    solution = puzzle.solution
+    assert solution is not None  # generated puzzles carry their solution
+    for first, second in _merges(puzzle, rng):
+        rest = [cage for cage in puzzle.cages if cage is not first and cage is not second]
+        cells = tuple(sorted(first.cells + second.cells))
+        # × alone has one clue for any cells: no need to deal out the operations.
+        merged = ([Cage(cells, "*", first.target * second.target)] if ops == "mul"
+                  else make_cages([cells], solution, rng, ops, rest))
+        yield Puzzle.trusted(puzzle.size, rest + merged, solution)
 
 
 def _against(puzzle: Puzzle, settled: list[int], tier: int, judged: bool) -> int:
@@ -496,12 +602,31 @@ def _against(puzzle: Puzzle, settled: list[int], tier: int, judged: bool) -> int
 def _merges(puzzle: Puzzle, rng: random.Random) -> list[tuple[Cage, Cage]]:
     """The pairs of neighbouring cages of `puzzle` whose union is no larger than
     MAX_CELLS, in random order."""
-    pairs = {(cage, puzzle.cages[puzzle.cage_index(nb)])
-             for cage in puzzle.cages for cell in cage.cells for nb in neighbours(puzzle.size, cell)}
-    ordered = sorted(((a, b) for a, b in pairs if a.cells < b.cells and len(a.cells) + len(b.cells) <= MAX_CELLS),
-                     key=lambda pair: (pair[0].cells, pair[1].cells))
+    return [(puzzle.cages[a], puzzle.cages[b]) for a, b in _merge_pairs(puzzle, rng)]
+
+
+def _merge_pairs(puzzle: Puzzle, rng: random.Random) -> list[tuple[int, int]]:
+    """`_merges` by the cages' places in `puzzle.cages`."""
+    cages = puzzle.cages  # in order of their cells, so a pair's numbers sort as its cells do
+    at = puzzle.cage_index
+    pairs = {(min(a, b), max(a, b)) for a, b in ((at(one), at(other)) for one, other in _adjacent_cells(puzzle.size))}
+    ordered = [(a, b) for a, b in sorted(pairs) if a != b and len(cages[a].cells) + len(cages[b].cells) <= MAX_CELLS]
     rng.shuffle(ordered)
     return ordered
+
+
+@lru_cache(maxsize=None)
+def _adjacent_cells(n: int) -> tuple[tuple[Cell, Cell], ...]:
+    """Each pair of side-by-side cells of the n×n board, once."""
+    return tuple(((r, c), nb) for r in range(n) for c in range(n) for nb in ((r, c + 1), (r + 1, c))
+                 if nb[0] < n and nb[1] < n)
+
+
+def _closure(puzzle: Puzzle) -> list[int]:
+    """The `closure` of a generated puzzle, which its own solution meets."""
+    closed = closure(puzzle)
+    assert closed is not None  # the puzzle's own solution meets its clues
+    return closed
 
 
 def _finished(settled: list[int]) -> bool:
