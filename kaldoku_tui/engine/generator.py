@@ -391,6 +391,7 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
         # extreme, seeds 100..159: 0.40 s median and 2.5 s most, 20 candidates on the slowest,
         # against 0.19 s and 0.77 s, 2 or 3).
         undo: Puzzle | None = None
+        before: tuple[Marks | None, Marks, bool] | None = None
         tried: set[tuple[Cell, ...]] = set()
         while True:
             if stop():
@@ -408,7 +409,7 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                     if undo is None:
                         break
                     puzzle, undo = undo, None
-                    low, high, fresh = begin(puzzle)
+                    low, high, fresh = before if before is not None else begin(puzzle)
                     continue
                 high.narrow(low)
             propagate(high, tier, quick=True)
@@ -429,7 +430,8 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                                rng, ops, easiest)
             if split is not None:
                 if steps_back:
-                    undo = puzzle
+                    # The solves as they were, so that a step back resumes them.
+                    undo, before = puzzle, (low.copy() if low is not None else None, high.copy(), fresh)
                     tried.add(next(cage.cells for cage in puzzle.cages if cage not in split.cages))
                 else:
                     undo, tried = None, set()
