@@ -67,14 +67,15 @@ seeds) but not above (7×7 + × extreme p99 1.5 → 4.1 s; 9×9 + × extreme's f
 
 STEPS_BACK_FROM = 9
 """From this size up, a + × or × only candidate that a split of `leveled` makes too easy for
-extreme or unreasonable steps back to the puzzle before the split, and another open cage is
-split, instead of the candidate being thrown away: of 126 candidates at 9×9 + × extreme
-(seeds 100..129), 87 were thrown away so, after some ten merges each (~40 ms a merge). Seeds
-100..159, CPU s median / most (load 1-5): 9×9 + × extreme 0.68 / 6.4 → 0.61 / 3.6; + ×
-unreasonable 0.25 / 4.47 → 0.22 / 2.82; × only extreme 0.35 / 3.28 → 0.40 / 2.48. Not measured
-below 9×9, where such candidates are cheaper;
-also tried and dropped: a cap of 2 steps back a candidate (one seed 14.8 s), or of 4 (most
-4.6 s), and a uniqueness search of at most 100 nodes for a merge (most 4.7 s)."""
+extreme or unreasonable steps back to the puzzle before the split (its solves resumed as they
+were) and splits another open cage, instead of being thrown away: at 9×9 + × extreme (seeds
+100..129) 87 of 126 candidates were thrown away so, after some ten merges each (~40 ms a
+merge). Held-out seeds 300..359, CPU s median / p99 / most, before and after: + × extreme
+0.68 / 3.55 / 4.56 → 0.45 / 2.28 / 2.43; × only extreme 0.36 / 1.95 / 3.00 → 0.23 / 1.36 /
+1.43; × only unreasonable 0.25 / 2.90 / 4.40 → 0.21 / 1.73 / 4.59; + × unreasonable 0.13 /
+1.29 / 1.45 → 0.13 / 1.44 / 1.83. Not measured below 9×9. Tried and dropped: a cap of 2 or 4
+steps back a candidate (a seed of 14.8 s, of 4.6 s), and a uniqueness search of at most 100
+nodes for a merge (most 4.7 s)."""
 
 
 BUDGETED_FROM = 8
