@@ -121,13 +121,18 @@ async def test_a_race_on_the_daily_counts_as_the_daily_and_old_races_are_not_off
     assert lobby_view(ann, KIND).rejoin == (), "a race opened long ago is not offered again"
 
 
+async def open_a_race(app, pilot, desk: RaceDesk) -> None:
+    """Go to the race room of `desk` and open a race of its kind, as Enter on the first entry does."""
+    app.push_screen(RaceScreen(desk))
+    await pilot.press("enter")
+    await until(pilot, lambda: "s starts it" in panel(app), what="the race opened")
+
+
 async def test_the_race_room_says_so_when_the_store_cannot_be_read(tmp_path):
     ann = open_store(tmp_path, "name:ann")
     app = lobby(ann)
     async with app.run_test(size=(100, 30)) as pilot:
-        app.push_screen(RaceScreen(RaceDesk(ann, KIND)))
-        await pilot.press("enter")
-        await until(pilot, lambda: "s starts it" in panel(app), what="the race opened")
+        await open_a_race(app, pilot, RaceDesk(ann, KIND))
         ann.close()  # from now on nothing can be read
         await until(pilot, lambda: "The races cannot be reached now" in panel(app), what="told")
         assert app.is_running
@@ -156,9 +161,7 @@ async def test_the_race_room_answers_keys_while_the_store_is_slow_to_answer(tmp_
     desk = SlowDesk(ann, KIND)
     app = lobby(ann)
     async with app.run_test(size=(100, 30)) as pilot:
-        app.push_screen(RaceScreen(desk))
-        await pilot.press("enter")
-        await until(pilot, lambda: "s starts it" in panel(app), what="the race opened")
+        await open_a_race(app, pilot, desk)
         desk.slow.set()
         await until(pilot, desk.asked.is_set, what="the race read again")
         await pilot.press("escape")
@@ -175,9 +178,7 @@ async def test_a_race_not_started_in_time_is_said_to_be_gone(tmp_path):
     ann = open_store(tmp_path, "name:ann")
     app = lobby(ann)
     async with app.run_test(size=(100, 30)) as pilot:
-        app.push_screen(RaceScreen(RaceDesk(ann, KIND)))
-        await pilot.press("enter")
-        await until(pilot, lambda: "s starts it" in panel(app), what="the race opened")
+        await open_a_race(app, pilot, RaceDesk(ann, KIND))
         with sqlite3.connect(tmp_path / DB_FILE) as db:
             db.execute("UPDATE races SET opened = '2026-01-01T00:00:00+00:00'")
         await until(pilot, lambda: "is gone: it was not started within 2 hours" in panel(app), what="told")
