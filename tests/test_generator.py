@@ -391,3 +391,17 @@ def test_hidden_boards_that_settle_nothing_are_still_made_at_their_level(size, s
     assert tier_needed(puzzle) == LEVELS.index(level) + 1
     assert all(cage.op == "?" for cage in puzzle.cages if len(cage.cells) > 1)
     assert count_solutions(puzzle) == 1
+
+
+@pytest.mark.parametrize("ops, seed", [("addmul", 4), ("mul", 2)])
+def test_a_nine_by_nine_extreme_that_steps_back_from_a_split_is_at_its_level_with_one_solution(ops, seed, monkeypatch):
+    """On these seeds a split made the candidate too easy and was taken back (without
+    stepping back, the seed gives another puzzle): what comes out is still extreme, with one
+    solution."""
+    from kaldoku_tui.engine import generator
+
+    puzzle = generate(9, seed=seed, ops=ops, level="extreme")
+    assert tier_needed(puzzle) == 4
+    assert count_solutions(puzzle) == 1
+    monkeypatch.setattr(generator, "STEPS_BACK_FROM", 10)
+    assert generate(9, seed=seed, ops=ops, level="extreme").cages != puzzle.cages

@@ -65,6 +65,19 @@ level for every merge kept, which paid at 6×6 × only extreme (median 0.63 → 
 seeds) but not above (7×7 + × extreme p99 1.5 → 4.1 s; 9×9 + × extreme's first seed over 40 s)."""
 
 
+STEPS_BACK_FROM = 9
+"""From this size up, a + × or × only candidate that a split of `leveled` makes too easy for
+extreme or unreasonable steps back to the puzzle before the split (its solves resumed as they
+were) and splits another open cage, instead of being thrown away: at 9×9 + × extreme (seeds
+100..129) 87 of 126 candidates were thrown away so, after some ten merges each (~40 ms a
+merge). Held-out seeds 300..359, CPU s median / p99 / most, before and after: + × extreme
+0.68 / 3.55 / 4.56 → 0.45 / 2.28 / 2.43; × only extreme 0.36 / 1.95 / 3.00 → 0.23 / 1.36 /
+1.43; × only unreasonable 0.25 / 2.90 / 4.40 → 0.21 / 1.73 / 4.59; + × unreasonable 0.13 /
+1.29 / 1.45 → 0.13 / 1.44 / 1.83. Not measured below 9×9. Tried and dropped: a cap of 2 or 4
+steps back a candidate (a seed of 14.8 s, of 4.6 s), and a uniqueness search of at most 100
+nodes for a merge (most 4.7 s)."""
+
+
 BUDGETED_FROM = 8
 RIVAL_NODES = 300
 """From this size up, a hidden operator puzzle's uniqueness search gives up after this many
@@ -315,6 +328,8 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
     hardened_counted = tier > 2 and _counted(size, ops)
     dominoes = MUL_DOMINOES_IN_FOUR if ops == "mul" and not easiest and not hardened_counted else DOMINOES_IN_FOUR
     budgeted = _rival_nodes(size, ops) is not None
+    # Past hard, a split that makes a hardened + × or × only board too easy is taken back.
+    steps_back = tier > 3 and ops in COUNTED_OPS and size >= STEPS_BACK_FROM
 
     def begin(puzzle: Puzzle) -> tuple[Marks | None, Marks, bool]:
         """The two solves begun on `puzzle` (the capped one only above tier 3: capped at
@@ -372,10 +387,12 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
         if puzzle is cut and isinstance(capped, Marks):
             low = capped
         # On a budgeted board, the puzzle before its last new clue, and the cages whose new
-        # clue made it too easy: a step back costs less than a new candidate (9×9 hidden
+        # clue made it too easy (with `steps_back`, before its last split, and the cages whose
+        # split did): a step back costs less than a new candidate (9×9 hidden
         # extreme, seeds 100..159: 0.40 s median and 2.5 s most, 20 candidates on the slowest,
         # against 0.19 s and 0.77 s, 2 or 3).
         undo: Puzzle | None = None
+        before: tuple[Marks | None, Marks, bool] | None = None
         tried: set[tuple[Cell, ...]] = set()
         while True:
             if stop():
@@ -393,7 +410,7 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                     if undo is None:
                         break
                     puzzle, undo = undo, None
-                    low, high, fresh = begin(puzzle)
+                    low, high, fresh = before if before is not None else begin(puzzle)
                     continue
                 high.narrow(low)
             propagate(high, tier, quick=True)
@@ -410,9 +427,15 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                 low, high, fresh = begin(puzzle)
                 continue
             open_cages = _open_cages(puzzle, (i for i, placed in enumerate(high.placed) if not placed))
-            split = _split_one(puzzle, open_cages, rng, ops, easiest)
+            split = _split_one(puzzle, [c for c in open_cages if c.cells not in tried] if steps_back else open_cages,
+                               rng, ops, easiest)
             if split is not None:
-                undo, tried = None, set()
+                if steps_back:
+                    # The solves as they were, so that a step back resumes them.
+                    undo, before = puzzle, (low.copy() if low is not None else None, high.copy(), fresh)
+                    tried.add(next(cage.cells for cage in puzzle.cages if cage not in split.cages))
+                else:
+                    undo, tried = None, set()
                 puzzle = split
                 low = low.on(layout(puzzle)) if low is not None else None
                 high = high.on(layout(puzzle))
