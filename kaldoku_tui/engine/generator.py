@@ -223,13 +223,12 @@ def _recut_pair(puzzle: Puzzle, cages: list[Cage], other: Grid, rng: random.Rand
                     choices.append((cage, neighbour, part, tuple(c for c in region if c not in part)))
     rng.shuffle(choices)
     for cage, neighbour, part, rest in choices:
+        others = [c for c in puzzle.cages if c is not cage and c is not neighbour]
         if ops == "mul":  # × alone has one clue for any cells: seen without dealing
             if all(_product(other, cells) == _product(solution, cells) for cells in (part, rest)):
                 continue
-            others = [c for c in puzzle.cages if c is not cage and c is not neighbour]
             halves = [Cage(cells, "*", _product(solution, cells)) for cells in (part, rest)]
             return Puzzle.trusted(puzzle.size, others + halves, solution)
-        others = [c for c in puzzle.cages if c is not cage and c is not neighbour]
         halves = make_cages([part, rest], solution, rng, ops, others)
         if not all(half.met_by(other) for half in halves):
             return Puzzle.trusted(puzzle.size, others + halves, solution)
@@ -288,8 +287,7 @@ def unique(
             settled, other = first if first is not None else _rival(puzzle, solution, ops, nodes)
             first = None
         except Undecided:
-            closed = closure(puzzle)
-            assert closed is not None  # the puzzle's own solution meets its clues
+            closed = _closure(puzzle)
             if logic_decides:
                 return puzzle, closed
             # Too loose to decide: the open cage of most fillings takes its narrowest clue.
@@ -350,9 +348,7 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
         if tier == 2 and budgeted:
             # `_normal` keeps only a puzzle its closure finishes, which has one solution,
             # and the search would mostly spend its budget (9×9: 65 ms a candidate) for nothing.
-            closed = closure(cut)
-            assert closed is not None  # the puzzle's own solution meets its clues
-            made = cut, closed
+            made = cut, _closure(cut)
         else:
             if tier > 2 and ops not in HARDENED_OPS:
                 # Too easy as cut (most are), it goes before any repair. The search comes first:
@@ -398,8 +394,7 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
             if stop():
                 raise Stopped(f"stopped making a {size}×{size} {LEVELS[tier - 1]} puzzle")
             if tier == 3:
-                settled = settled or closure(puzzle)
-                assert settled is not None  # the puzzle's own solution meets its clues
+                settled = settled or _closure(puzzle)
                 if _finished(settled):
                     break
                 high.keep(settled)
@@ -433,7 +428,7 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                 if steps_back:
                     # The solves as they were, so that a step back resumes them.
                     undo, before = puzzle, (low.copy() if low is not None else None, high.copy(), fresh)
-                    tried.add(next(cage.cells for cage in puzzle.cages if cage not in split.cages))
+                    tried.add(_replaced(puzzle, split))
                 else:
                     undo, tried = None, set()
                 puzzle = split
@@ -448,10 +443,16 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                 break
             if budgeted:
                 undo = puzzle
-                tried.add(next(cage.cells for cage in puzzle.cages if cage not in split.cages))
+                tried.add(_replaced(puzzle, split))
             puzzle = split
             low, high, fresh = begin(puzzle)
     raise PuzzleError(f"found no {size}×{size} puzzle of level {LEVELS[tier - 1]} with operations {ops!r}")
+
+
+def _replaced(puzzle: Puzzle, changed: Puzzle) -> tuple[Cell, ...]:
+    """The cells of the first cage of `puzzle` that `changed` (split or given a new clue) no
+    longer has."""
+    return next(cage.cells for cage in puzzle.cages if cage not in changed.cages)
 
 
 def _capped(puzzle: Puzzle, tier: int) -> Marks | bool | None:
@@ -496,9 +497,7 @@ def _normal(
         if changed is None:
             return None
         puzzle = changed
-        closed = closure(puzzle)
-        assert closed is not None  # the puzzle's own solution meets its clues
-        settled = closed
+        settled = _closure(puzzle)
 
 
 def _harden(
@@ -556,10 +555,7 @@ def _unique_merge(puzzle: Puzzle, rng: random.Random, ops: str) -> Puzzle | None
     others = ~(1 << square_index(solution))
     for a, b in _merge_pairs(puzzle, rng):
         rest = [cage for k, cage in enumerate(cages) if k != a and k != b]
-        cells = tuple(sorted(cages[a].cells + cages[b].cells))
-        # × alone has one clue for any cells: no need to deal out the operations.
-        merged = (Cage(cells, "*", cages[a].target * cages[b].target) if ops == "mul"
-                  else make_cages([cells], solution, rng, ops, rest)[0])
+        merged = _merged_cage(cages[a], cages[b], solution, rng, ops, rest)
         left = others & squares_meeting(n, merged)
         for k, mask in enumerate(allowed):
             if left and k != a and k != b:
@@ -594,11 +590,16 @@ def _merged(puzzle: Puzzle, rng: random.Random, ops: str) -> Iterator[Puzzle]:
     assert solution is not None  # generated puzzles carry their solution
     for first, second in _merges(puzzle, rng):
         rest = [cage for cage in puzzle.cages if cage is not first and cage is not second]
-        cells = tuple(sorted(first.cells + second.cells))
-        # × alone has one clue for any cells: no need to deal out the operations.
-        merged = ([Cage(cells, "*", first.target * second.target)] if ops == "mul"
-                  else make_cages([cells], solution, rng, ops, rest))
-        yield Puzzle.trusted(puzzle.size, rest + merged, solution)
+        yield Puzzle.trusted(puzzle.size, rest + [_merged_cage(first, second, solution, rng, ops, rest)], solution)
+
+
+def _merged_cage(first: Cage, second: Cage, solution: Grid, rng: random.Random, ops: str, rest: list[Cage]) -> Cage:
+    """One cage over the cells of `first` and `second`, with a clue dealt as `make_cages`
+    deals it beside the cages `rest`."""
+    cells = tuple(sorted(first.cells + second.cells))
+    if ops == "mul":  # × alone has one clue for any cells: no need to deal out the operations
+        return Cage(cells, "*", first.target * second.target)
+    return make_cages([cells], solution, rng, ops, rest)[0]
 
 
 def _against(puzzle: Puzzle, settled: list[int], tier: int, judged: bool) -> int:
