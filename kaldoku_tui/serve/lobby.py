@@ -15,6 +15,8 @@ import unicodedata
 from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass, replace
+from functools import partial
+from typing import TypeVar
 from datetime import date
 
 from textual import events, work
@@ -31,6 +33,9 @@ from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.session.store import RACE_DAILY, Race, Standing, Store, StoreError
 from kaldoku_tui.session.store.base import START_WITHIN
 from kaldoku_tui.terminal import shown
+
+T = TypeVar("T")
+"""What the race desk answers."""
 
 NAME_LIMIT = 20
 LEADERS = 10
@@ -242,31 +247,25 @@ class RaceScreen(Screen[str]):
         if self.name_in is None and not self.asking:
             self.asking = True
             self.say("Opening a race…")
-            self.open_race(event.option.id == "open-daily")
+            daily = event.option.id == "open-daily"
+            self.ask(lambda: self.desk.open(daily), self.enter)  # its puzzle may have to be made first
 
     @work(thread=True, group="race-desk")
-    def open_race(self, daily: bool) -> None:
-        """Open a race (its puzzle may have to be made first)."""
+    def ask(self, question: Callable[[], T], then: Callable[[T], None]) -> None:
+        """Ask the race desk `question` (one question at a time: `asking`) and hand the
+        answer to `then`, or a store that cannot answer to `answered`."""
         try:
-            name = self.desk.open(daily)
+            answer = question()
         except StoreError as error:
             self.reply(self.answered, error)
         else:
-            self.reply(self.enter, name)
+            self.reply(then, answer)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if self.name_in is None and not self.asking:
             self.asking = True
-            self.join_race(event.value)
-
-    @work(thread=True, group="race-desk")
-    def join_race(self, typed: str) -> None:
-        try:
-            race = self.desk.join(typed)
-        except StoreError as error:
-            self.reply(self.answered, error)
-        else:
-            self.reply(self.joined, typed, race)
+            typed = event.value
+            self.ask(lambda: self.desk.join(typed), partial(self.joined, typed))
 
     def joined(self, typed: str, race: Race | None) -> None:
         self.asking = False
@@ -325,16 +324,8 @@ class RaceScreen(Screen[str]):
     def action_start(self) -> None:
         if self.name_in is not None and not self.asking:
             self.asking = True
-            self.start_race(self.name_in)
-
-    @work(thread=True, group="race-desk")
-    def start_race(self, name: str) -> None:
-        try:
-            race = self.desk.race(name) if self.desk.start(name) else None
-        except StoreError as error:
-            self.reply(self.answered, error)
-        else:
-            self.reply(self.started, name, race)
+            name = self.name_in
+            self.ask(lambda: self.desk.race(name) if self.desk.start(name) else None, partial(self.started, name))
 
     def started(self, name: str, race: Race | None) -> None:
         self.asking = False
