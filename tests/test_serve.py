@@ -647,8 +647,7 @@ def test_a_burst_of_keys_with_backspaces_is_typed_in_order(tmp_path, keys, termi
         player.wait_for_text("You: Alice")
         player.press("Down", "Down", "Enter")  # the race room: its name field too
         player.wait_for_text("Open a race")
-        player.press("Tab")
-        player.tmux("send-keys", "-t", "t", "n", "o", "p", "x", "BSpace", "BSpace", "p", "e", "Enter")
+        player.tmux("send-keys", "-t", "t", "Tab", "n", "o", "p", "x", "BSpace", "BSpace", "p", "e", "Enter")
         player.wait_for_text("No race 'nope'")
         player.press("Escape")
         player.wait_for_text("Race: open or join")

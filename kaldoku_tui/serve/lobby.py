@@ -199,7 +199,11 @@ class RaceScreen(Screen[str]):
     The store is read and written in thread workers, their results handed back to the UI
     thread: a store that is slow to answer (a PostgreSQL outage) never freezes the room."""
 
-    BINDINGS = [Binding("escape,ctrl+b", "dismiss('')", "back"), Binding("s", "start", "start")]
+    BINDINGS = [Binding("escape,ctrl+b", "dismiss('')", "back"), Binding("s", "start", "start"),
+                # Priority: the app moves the focus before it hands on the next key, so the
+                # letters after a Tab in a burst reach the name field (Textual issue 6605).
+                Binding("tab", "app.focus_next", show=False, priority=True),
+                Binding("shift+tab", "app.focus_previous", show=False, priority=True)]
 
     def __init__(self, desk: RaceDesk) -> None:
         super().__init__()
