@@ -78,6 +78,14 @@ steps back a candidate (a seed of 14.8 s, of 4.6 s), and a uniqueness search of 
 nodes for a merge (most 4.7 s)."""
 
 
+STEPS_BACK_ALL = (4,)
+"""The tiers at which a 9×9 all-operator candidate also steps back (STEPS_BACK_FROM), from a
+split or from a new clue (`_reclue_open_cage`, when no split is left) that makes it too easy:
+a new clue starts both solves over, and a run of them mostly ends too easy. Seeds 0..59 and
+100..159 (interleaved with main, CPU): 9×9 extreme sum of times 0.75× and 0.88×, median
+196 → 150 and 122 → 92 ms, most 1.29 → 0.74 s and 0.97 → 0.63 s."""
+
+
 BUDGETED_FROM = 8
 RIVAL_NODES = 300
 """From this size up, a hidden operator puzzle's uniqueness search gives up after this many
@@ -326,8 +334,10 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
     hardened_counted = tier > 2 and _counted(size, ops)
     dominoes = MUL_DOMINOES_IN_FOUR if ops == "mul" and not easiest and not hardened_counted else DOMINOES_IN_FOUR
     budgeted = _rival_nodes(size, ops) is not None
-    # Past hard, a split that makes a hardened + × or × only board too easy is taken back.
-    steps_back = tier > 3 and ops in COUNTED_OPS and size >= STEPS_BACK_FROM
+    # Past hard, a split that makes a hardened + × or × only board too easy is taken back;
+    # at 9×9 with all four operations, at extreme, a split or a new clue that does (STEPS_BACK_ALL).
+    steps_back = size >= STEPS_BACK_FROM and (tier > 3 and ops in COUNTED_OPS or tier in STEPS_BACK_ALL and ops == "all")
+    clues_back = budgeted or steps_back and ops == "all"
 
     def begin(puzzle: Puzzle) -> tuple[Marks | None, Marks, bool]:
         """The two solves begun on `puzzle` (the capped one only above tier 3: capped at
@@ -441,9 +451,11 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
             split = _reclue_open_cage(puzzle, [c for c in open_cages if c.cells not in tried], ops, easiest or budgeted)
             if split is None:
                 break
-            if budgeted:
+            if clues_back:
                 undo = puzzle
                 tried.add(_replaced(puzzle, split))
+                if steps_back:  # the solves as they were, stuck: a step back resumes them
+                    before = low, high, fresh
             puzzle = split
             low, high, fresh = begin(puzzle)
     raise PuzzleError(f"found no {size}×{size} puzzle of level {LEVELS[tier - 1]} with operations {ops!r}")
