@@ -162,7 +162,9 @@ def cage_propagation(puzzle: Puzzle, by_cell: bool = True) -> Callable[[Values, 
 
     The function answers the fillings left to each cage, None on a contradiction. Given
     an earlier board it left and those fillings, when the board has only narrowed since,
-    it looks again only at the cells that changed: the rest still meet every rule."""
+    it looks again only at the cells that changed: the rest still meet every rule. A cage
+    given None there (new since: a cage split) starts from its full table, and its cells
+    are looked at again."""
     layout = _layout(puzzle)
     tables: Options = [_bit_table(layout.size, cage) for cage in layout.cages]
     every = range(layout.size**2)
@@ -176,6 +178,10 @@ def cage_propagation(puzzle: Puzzle, by_cell: bool = True) -> Callable[[Values, 
             before, left = since
             options = left[:]
             changed = {i for i, (now, then) in enumerate(zip(values, before)) if now != then}
+            for k, entry in enumerate(left):
+                if entry is None:
+                    options[k] = tables[k]
+                    changed.update(layout.cage_cells[k])
         return options if _propagate(layout, values, options, changed, whole=not by_cell) else None
 
     return narrow

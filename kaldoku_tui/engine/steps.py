@@ -166,8 +166,28 @@ class Marks:
                      self.settled)
 
     def on(self, layout: Layout) -> Marks:
-        """These marks on a puzzle with the same cells and more constraints (a cage split)."""
-        return Marks(layout, self.cand, self.placed, {}, self.words)
+        """These marks on a puzzle with the same cells and more constraints (a cage split),
+        keeping what was worked out for the cages both puzzles have: their fillings, and the
+        fast solver's propagation, which resumes from the new cages."""
+        moved = self._moved(layout)
+        was: list[int | None] = [None] * len(layout.cage_cells)
+        for k, new in moved.items():
+            was[new] = k
+        last = {moved[k]: found for k, found in self._last.items() if k in moved}
+        settled = None
+        if self.settled is not None:
+            by_cell, (before, left) = self.settled
+            settled = by_cell, (before, [left[k] if k is not None else None for k in was])
+        return Marks(layout, self.cand, self.placed, self._fits_moved(moved), self.words, last, settled)
+
+    def _moved(self, layout: Layout) -> dict[int, int]:
+        """Where each cage of this puzzle that `layout`'s puzzle has too is in it."""
+        index = {cage: k for k, cage in enumerate(layout.puzzle.cages)}
+        return {k: index[cage] for k, cage in enumerate(self.layout.puzzle.cages) if cage in index}
+
+    def _fits_moved(self, moved: dict[int, int]) -> dict:
+        """The fillings remembered here for the cages in `moved`, by their places there."""
+        return {(moved[key[0]], *key[1:]): found for key, found in self._fits.items() if key[0] in moved}
 
     def narrow(self, other: Marks) -> None:
         """Keep only candidates `other` keeps too; both must be true of the same puzzle."""

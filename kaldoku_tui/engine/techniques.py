@@ -583,19 +583,27 @@ def _cage_lines(lay: Layout) -> list[tuple[tuple[tuple[int, ...], ...], list[tup
     """For each cage of two or more cells, each line through it: the cage's positions
     on that line, and the line with its cells outside the cage; cage_line asks for them
     on every pass."""
-    found: list[tuple[tuple[tuple[int, ...], ...], list[tuple[int, list[int]]]]] = []
-    n = lay.size
-    for cells in lay.cage_cells:
-        if len(cells) == 1:
-            found.append(((), []))
-            continue
-        rows, cols = [i // n for i in cells], [i % n for i in cells]
-        members = set(cells)
-        groups = [tuple([pos for pos, r in enumerate(rows) if r == row]) for row in sorted(set(rows))]
-        groups += [tuple([pos for pos, c in enumerate(cols) if c == col]) for col in sorted(set(cols))]
-        lines = sorted(set(rows)) + [n + col for col in sorted(set(cols))]
-        found.append((tuple(groups), [(line, [j for j in lay.lines[line] if j not in members]) for line in lines]))
-    return found
+    return [_cage_lines_of(lay.size, tuple(cells)) for cells in lay.cage_cells]
+
+
+@lru_cache(maxsize=4096)
+def _cage_lines_of(n: int, cells: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], ...], list[tuple[int, list[int]]]]:
+    """_cage_lines of one cage by its cells: a generator's puzzles, split after split, share most cages."""
+    if len(cells) == 1:
+        return (), []
+    rows, cols = [i // n for i in cells], [i % n for i in cells]
+    members = set(cells)
+    groups = [tuple([pos for pos, r in enumerate(rows) if r == row]) for row in sorted(set(rows))]
+    groups += [tuple([pos for pos, c in enumerate(cols) if c == col]) for col in sorted(set(cols))]
+    lines = sorted(set(rows)) + [n + col for col in sorted(set(cols))]
+    line_cells = _geometry_lines(n)
+    return tuple(groups), [(line, [j for j in line_cells[line] if j not in members]) for line in lines]
+
+
+@lru_cache(maxsize=None)
+def _geometry_lines(n: int) -> list[list[int]]:
+    """The cells of each line of an n×n board: rows, then columns."""
+    return [[r * n + c for c in range(n)] for r in range(n)] + [[r * n + c for r in range(n)] for c in range(n)]
 
 
 SUBSET_NAMES = {2: "pair", 3: "triple", 4: "quad"}
@@ -693,20 +701,21 @@ def _windows(lay: Layout) -> list[tuple[list[int], list[int], str, list[int]]]:
     (or single cells) wholly inside; only runs holding such a cage of the operation."""
     n = lay.size
     cages = lay.puzzle.cages
-    # Each cage's first and last row, and first and last column.
-    spans = []
-    for cells in lay.cage_cells:
+    runs = _runs(n)
+    at = {(base, first, end): place for place, (_, _, first, end, base) in enumerate(runs)}
+    inside: list[list[int]] = [[] for _ in runs]
+    for k, cells in enumerate(lay.cage_cells):
         rows, cols = [i // n for i in cells], [i % n for i in cells]
-        spans.append((min(rows), max(rows), min(cols), max(cols)))
+        # The runs of rows, then of columns, that hold the cage: first <= its first, its last < end.
+        for base, low, high in ((0, min(rows), max(rows)), (n, min(cols), max(cols))):
+            for width in (1, 2):
+                for first in range(max(0, high - width + 1), min(low, n - width) + 1):
+                    inside[at[(base, first, first + width)]].append(k)
     found = []
-    for lines, window, first, end, base in _runs(n):
-        if base == 0:
-            inside = [k for k, (top, bottom, _, _) in enumerate(spans) if first <= top and bottom < end]
-        else:
-            inside = [k for k, (_, _, left, right) in enumerate(spans) if first <= left and right < end]
+    for (lines, window, _, _, _), held in zip(runs, inside):
         for op in ("+", "*"):
-            if any(cages[k].op == op for k in inside):
-                found.append((lines, window, op, [k for k in inside if cages[k].op in (op, "=")]))
+            if any(cages[k].op == op for k in held):
+                found.append((lines, window, op, [k for k in held if cages[k].op in (op, "=")]))
     return found
 
 
