@@ -391,7 +391,8 @@ class LobbyApp(App[list[str] | None]):
         options += [Option(f"New {view.kind}", id="new"), Option(f"Daily: {view.daily}", id="daily")]
         options += [Option("Race: open or join", id="race")] if self.races is not None else []
         options += [Option("Leave", id="leave")]
-        yield Label("kaldoku: KenKen over SSH.  Enter picks, n: your name, q: leave", id="title")
+        naming = ", n: your name" if self.rename else ""
+        yield Label(f"kaldoku: KenKen over SSH.  Enter picks{naming}, q: leave", id="title")
         with Horizontal():
             yield OptionList(*options, id="menu")
             yield Static(self.panel_text(), id="panel")
