@@ -123,11 +123,12 @@ class Marks:
     `words` says whether the steps found on it are worded; a grader needs none.
     """
 
-    __slots__ = ("layout", "cand", "placed", "_fits", "_last", "words", "settled")
+    __slots__ = ("layout", "cand", "placed", "_fits", "_last", "words", "settled", "quiet")
 
     def __init__(
         self, layout: Layout, cand: list[int], placed: list[bool], fits: dict,
         words: bool = True, last: dict | None = None, settled: tuple[bool, Settled] | None = None,
+        quiet: dict | None = None,
     ) -> None:
         self.layout = layout
         self.cand = cand
@@ -138,6 +139,10 @@ class Marks:
         self.settled = settled
         """What the fast solver's propagation (cell by cell or not) last left on this
         board, for the next to start from; None when none has run on this puzzle."""
+        self.quiet = {} if quiet is None else quiet
+        """For the grader (no words), by cage: its cells' candidates when `cage_line` last
+        looked at it. Every step found then was applied and the board has only narrowed
+        since, so while they stay the same the cage has nothing new to give."""
 
     @classmethod
     def start(cls, layout: Layout, grid: Grid | None = None, notes=None) -> Marks:
@@ -163,7 +168,7 @@ class Marks:
 
     def copy(self) -> Marks:
         return Marks(self.layout, self.cand[:], self.placed[:], self._fits, self.words, dict(self._last),
-                     self.settled)
+                     self.settled, dict(self.quiet))
 
     def on(self, layout: Layout) -> Marks:
         """These marks on a puzzle with the same cells and more constraints (a cage split),
@@ -174,11 +179,12 @@ class Marks:
         for k, new in moved.items():
             was[new] = k
         last = {moved[k]: found for k, found in self._last.items() if k in moved}
+        quiet = {moved[k]: masks for k, masks in self.quiet.items() if k in moved}
         settled = None
         if self.settled is not None:
             by_cell, (before, left) = self.settled
             settled = by_cell, (before, [left[k] if k is not None else None for k in was])
-        return Marks(layout, self.cand, self.placed, self._fits_moved(moved), self.words, last, settled)
+        return Marks(layout, self.cand, self.placed, self._fits_moved(moved), self.words, last, settled, quiet)
 
     def _moved(self, layout: Layout) -> dict[int, int]:
         """Where each cage of this puzzle that `layout`'s puzzle has too is in it."""

@@ -553,9 +553,15 @@ def cage_line(m: Marks) -> Iterator[Step]:
     """A digit every filling puts in one line inside the cage is in no other cell of that line."""
     lay = m.layout
     cand, placed = m.cand, m.placed
+    quiet = None if m.words else m.quiet  # the grader applies every step found
     for k, (cells, (groups, lines)) in enumerate(zip(lay.cage_cells, _cage_lines(lay))):
         if all(placed[i] for i in cells):
             continue
+        if quiet is not None:
+            masks = tuple([cand[i] for i in cells])
+            if quiet.get(k) == masks:
+                continue
+            quiet[k] = masks
         found = None
         for g, (line, outside) in enumerate(lines):
             if found is None:
@@ -689,34 +695,51 @@ def line_rule(m: Marks) -> Iterator[Step]:
     Cages wholly inside a run of lines, with the digits placed there, leave a total
     for the few remaining cells; those cells keep only digits that can make it.
     """
-    for lines, window, op, candidates in _windows(m.layout):
-        step = _line_total(m, op, lines, window, candidates)
-        if step is not None:
-            yield step
+    placed = m.placed
+    for lines, window, op, candidates, outside in _windows(m.layout):
+        # The cells left for the total are the open ones outside those cages: with none or
+        # more than three, there is nothing to work out.
+        if 1 <= len([i for i in outside if not placed[i]]) <= 3:
+            step = _line_total(m, op, lines, window, candidates)
+            if step is not None:
+                yield step
 
 
 @lru_cache(maxsize=16)
-def _windows(lay: Layout) -> list[tuple[list[int], list[int], str, list[int]]]:
-    """Runs of one or two rows or columns, each with an operation and the cages of it
-    (or single cells) wholly inside; only runs holding such a cage of the operation."""
+def _windows(lay: Layout) -> list[tuple[list[int], list[int], str, list[int], list[int]]]:
+    """Runs of one or two rows or columns, each with an operation, the cages of it (or
+    single cells) wholly inside, and the run's cells outside those cages; only runs
+    holding such a cage of the operation."""
     n = lay.size
     cages = lay.puzzle.cages
     runs = _runs(n)
-    at = {(base, first, end): place for place, (_, _, first, end, base) in enumerate(runs)}
     inside: list[list[int]] = [[] for _ in runs]
     for k, cells in enumerate(lay.cage_cells):
-        rows, cols = [i // n for i in cells], [i % n for i in cells]
-        # The runs of rows, then of columns, that hold the cage: first <= its first, its last < end.
-        for base, low, high in ((0, min(rows), max(rows)), (n, min(cols), max(cols))):
-            for width in (1, 2):
-                for first in range(max(0, high - width + 1), min(low, n - width) + 1):
-                    inside[at[(base, first, first + width)]].append(k)
+        for place in _runs_holding(n, tuple(cells)):
+            inside[place].append(k)
     found = []
     for (lines, window, _, _, _), held in zip(runs, inside):
         for op in ("+", "*"):
             if any(cages[k].op == op for k in held):
-                found.append((lines, window, op, [k for k in held if cages[k].op in (op, "=")]))
+                kept = [k for k in held if cages[k].op in (op, "=")]
+                cells = {i for k in kept for i in lay.cage_cells[k]}
+                found.append((lines, window, op, kept, [i for i in window if i not in cells]))
     return found
+
+
+@lru_cache(maxsize=4096)
+def _runs_holding(n: int, cells: tuple[int, ...]) -> list[int]:
+    """The places in `_runs(n)` of the runs that hold a cage of these cells wholly:
+    a generator's puzzles, split after split, share most cages."""
+    rows, cols = [i // n for i in cells], [i % n for i in cells]
+    at = {(base, first, end): place for place, (_, _, first, end, base) in enumerate(_runs(n))}
+    places = []
+    # Runs of rows, then of columns: first <= the cage's first line, its last < end.
+    for base, low, high in ((0, min(rows), max(rows)), (n, min(cols), max(cols))):
+        for width in (1, 2):
+            for first in range(max(0, high - width + 1), min(low, n - width) + 1):
+                places.append(at[(base, first, first + width)])
+    return sorted(places)
 
 
 @lru_cache(maxsize=None)
