@@ -464,7 +464,8 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
 def _replaced(puzzle: Puzzle, changed: Puzzle) -> tuple[Cell, ...]:
     """The cells of the first cage of `puzzle` that `changed` (split or given a new clue) no
     longer has."""
-    return next(cage.cells for cage in puzzle.cages if cage not in changed.cages)
+    kept = set(changed.cages)
+    return next(cage.cells for cage in puzzle.cages if cage not in kept)
 
 
 def _capped(puzzle: Puzzle, tier: int) -> Marks | bool | None:

@@ -875,10 +875,9 @@ def fish(size: int) -> Technique:
                     where = by_line[line][d]
                     if 2 <= len(where) <= size:
                         spots[line] = where
-                for group in combinations(sorted(spots), size):
-                    positions = sorted({pos for line in group for pos in spots[line]})
-                    if len(positions) != size:
-                        continue
+                if len(spots) < size:
+                    continue
+                for group, positions in _fish_groups(tuple(sorted(spots.items())), size):
                     removes = {}
                     for pos in positions:
                         for i in lay.lines[cross + pos]:
@@ -897,6 +896,33 @@ def fish(size: int) -> Technique:
 
     find.__name__ = technique
     return find
+
+
+@lru_cache(maxsize=1 << 14)
+def _fish_groups(spots: tuple[tuple[int, tuple[int, ...]], ...], size: int) -> list[tuple[tuple[int, ...], list[int]]]:
+    """The groups of `size` lines among `spots` (each line with the positions a digit may
+    take in it, by line) whose positions together are `size` many, with those positions:
+    in the order of `combinations`, a group left as soon as its positions are too many
+    (a jellyfish looked at 126 groups of 9 lines for every digit, row and column)."""
+    lines = [line for line, _ in spots]
+    masks = [sum(1 << pos for pos in where) for _, where in spots]
+    found: list[tuple[tuple[int, ...], list[int]]] = []
+    chosen: list[int] = []
+
+    def extend(start: int, union: int) -> None:
+        if len(chosen) == size:
+            if union.bit_count() == size:
+                found.append((tuple(chosen), [pos for pos in range(union.bit_length()) if union >> pos & 1]))
+            return
+        for j in range(start, len(lines) - (size - len(chosen)) + 1):
+            wider = union | masks[j]
+            if wider.bit_count() <= size:
+                chosen.append(lines[j])
+                extend(j + 1, wider)
+                chosen.pop()
+
+    extend(0, 0)
+    return found
 
 
 @lru_cache(maxsize=1 << 16)
