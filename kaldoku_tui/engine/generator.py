@@ -26,7 +26,7 @@ from kaldoku_tui.engine.kinds import (HIDDEN_OPS, LEVELS, MAX_SIZE, MIN_SIZE, OP
                                       why_impossible)
 from kaldoku_tui.engine.latin import random_isotope, random_latin_square
 from kaldoku_tui.engine.puzzle import HIDDEN, Cage, Cell, Grid, Puzzle, PuzzleError, _connected, combine
-from kaldoku_tui.engine.solver import Undecided, closure, rival
+from kaldoku_tui.engine.solver import Proof, Undecided, closure, rival
 from kaldoku_tui.engine.squares import COUNTED_UP_TO, other_solution, square_index, squares_meeting
 from kaldoku_tui.engine.steps import Marks
 from kaldoku_tui.engine.techniques import layout, propagate, tier_needed
@@ -124,14 +124,14 @@ def _counted(size: int, ops: str) -> bool:
 
 
 def _rival(
-    puzzle: Puzzle, solution: Grid, ops: str, nodes: int | None
+    puzzle: Puzzle, solution: Grid, ops: str, nodes: int | None, proof: Proof | None = None
 ) -> tuple[list[int] | None, Grid | None]:
-    """`solver.rival` for a generated puzzle (on a budget of `nodes`): the `closure` its
-    search began from, or None where no search is run (`_counted`), and another solution,
-    or None."""
+    """`solver.rival` for a generated puzzle (on a budget of `nodes`, with `proof`): the
+    `closure` its search began from, or None where no search is run (`_counted`), and
+    another solution, or None."""
     if _counted(puzzle.size, ops):
         return None, other_solution(puzzle, solution)
-    return rival(puzzle, solution, nodes)
+    return rival(puzzle, solution, nodes, proof)
 
 
 def _rival_nodes(size: int, ops: str) -> int | None:
@@ -271,7 +271,7 @@ def _shape_cuts(shape: tuple[Cell, ...]) -> tuple[tuple[Cell, ...], ...]:
 
 def unique(
     puzzle: Puzzle, rng: random.Random, ops: str, logic_decides: bool = False,
-    first: tuple[list[int], Grid | None] | None = None,
+    first: tuple[list[int], Grid | None] | None = None, proof: Callable[[Puzzle], Proof] | None = None,
 ) -> tuple[Puzzle, list[int] | None] | None:
     """`puzzle` repaired until its own solution is its only one, with its `closure` (None
     on a counted board, `_counted`, where it is not worked out);
@@ -284,7 +284,8 @@ def unique(
     pair allowed, as in `_normal`) and the search, on a budget of NARROWED_NODES, runs
     again. (Dropping the candidate instead, 9×9 hidden unreasonable took 0.70 s at the
     median and 1.46 s at most over 10 seeds, 14 to 21 candidates a puzzle.)
-    `first` is what `rival` already said of `puzzle`, when the caller asked."""
+    `first` is what `rival` already said of `puzzle`, when the caller asked; `proof`
+    gives each search its `Proof`."""
     nodes = _rival_nodes(puzzle.size, ops)
     if nodes is not None and not logic_decides:
         nodes = NARROWED_NODES
@@ -292,7 +293,8 @@ def unique(
         solution = puzzle.solution
         assert solution is not None  # generated puzzles carry their solution
         try:
-            settled, other = first if first is not None else _rival(puzzle, solution, ops, nodes)
+            settled, other = (first if first is not None
+                              else _rival(puzzle, solution, ops, nodes, proof(puzzle) if proof else None))
             first = None
         except Undecided:
             closed = _closure(puzzle)
@@ -354,6 +356,9 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
         cages = make_cages(random_blocks(size, rng, dominoes_in_four=dominoes), solution, rng, ops, easiest=easiest)
         cut = Puzzle.trusted(size, cages, solution)
         first = capped = None
+        # A long uniqueness search may ask the two solves meanwhile (`_Solves`).
+        solves = _Solves(tier) if tier in SOLVES_PROVE and ops not in HARDENED_OPS else None
+        proof = solves.proof if solves is not None else None
         made: tuple[Puzzle, list[int] | None] | None
         if tier == 2 and budgeted:
             # `_normal` keeps only a puzzle its closure finishes, which has one solution,
@@ -364,17 +369,22 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                 # Too easy as cut (most are), it goes before any repair. The search comes first:
                 # a puzzle of two solutions never finishes the capped solve, and at 5×5 extreme
                 # 577 of 863 candidates had two (the same puzzles as repairing first, sooner).
-                first = rival(cut, solution)
+                first = rival(cut, solution, proof=proof(cut) if proof else None)
                 if _finished(first[0]):
                     continue
                 if first[1] is None:
-                    capped = _capped(cut, tier)
-                    if capped is None:
+                    capped = solves.low if solves is not None and solves.puzzle is cut else _capped(cut, tier)
+                    if capped is None or isinstance(capped, Marks) and capped.solved:
                         continue
-            made = unique(cut, rng, ops, logic_decides=tier < LOGIC_DECIDES_BELOW, first=first)
+            made = unique(cut, rng, ops, logic_decides=tier < LOGIC_DECIDES_BELOW, first=first, proof=proof)
         if made is None:
             continue
         puzzle, settled = made
+        if solves is not None and solves.puzzle is puzzle:
+            if solves.high is None:
+                continue  # tiers below the level solve it
+            if solves.high.solved:
+                return puzzle
         if tier > 2 and ops in HARDENED_OPS:
             hardened = _harden(puzzle, settled, tier, rng, ops)
             if hardened is None:
@@ -392,6 +402,8 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
         low, high, fresh = begin(puzzle)
         if puzzle is cut and isinstance(capped, Marks):
             low = capped
+        if solves is not None and solves.puzzle is puzzle:
+            low, high = solves.low, solves.high
         # On a budgeted board, the puzzle before its last new clue, and the cages whose new
         # clue made it too easy (with `steps_back`, before its last split, and the cages whose
         # split did): a step back costs less than a new candidate (9×9 hidden
@@ -466,6 +478,48 @@ def _replaced(puzzle: Puzzle, changed: Puzzle) -> tuple[Cell, ...]:
     longer has."""
     kept = set(changed.cages)
     return next(cage.cells for cage in puzzle.cages if cage not in kept)
+
+
+SOLVES_PROVE = (5,)
+"""The tiers at which a long uniqueness search of an all-operator candidate asks the two
+solves of `leveled` (`_Solves`): at unreasonable, the solve at the level (trials) finishes
+nearly every candidate that tiers below do not (60 of 60, seeds 100..159), so that the
+end of a proof, most of its nodes, is seldom needed."""
+
+PROOF_AFTER = 20
+"""Search nodes after which such a search asks: 158 of 161 rivals found at 9×9 unreasonable
+(seeds 100..159) took fewer, 43 of 60 proofs of the puzzles made more."""
+
+
+class _Solves:
+    """The two solves `leveled` begins on a candidate (capped a tier below, and at the
+    level), begun by its uniqueness search (`solver.Proof`): when either finishes the
+    puzzle, it has one solution, since every deduction is sound, and the search stops.
+    The puzzle is then too easy or made; else the search goes on, and the solves are
+    where `leveled` begins if the puzzle proves unique (the same puzzles either way)."""
+
+    def __init__(self, tier: int) -> None:
+        self.tier = tier
+        self.puzzle: Puzzle | None = None
+        self.low: Marks | None = None
+        self.high: Marks | None = None
+        """The solve at the level, None when the capped one finished the puzzle."""
+
+    def proof(self, puzzle: Puzzle) -> Proof:
+        """A search's `Proof` of `puzzle`: that one of the two solves finishes it."""
+        return PROOF_AFTER, lambda: self._finish(puzzle)
+
+    def _finish(self, puzzle: Puzzle) -> bool:
+        lay = layout(puzzle)
+        low = Marks.start(lay)
+        propagate(low, self.tier - 1, quick=True)
+        high = None
+        if not low.solved:
+            high = Marks.start(lay)
+            high.narrow(low)
+            propagate(high, self.tier, quick=True)
+        self.puzzle, self.low, self.high = puzzle, low, high
+        return high is None or high.solved
 
 
 def _capped(puzzle: Puzzle, tier: int) -> Marks | bool | None:
