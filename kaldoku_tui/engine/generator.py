@@ -340,7 +340,8 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
     budgeted = _rival_nodes(size, ops) is not None
     # Past hard, a split that makes a hardened + × or × only board too easy is taken back;
     # at 9×9 with all four operations, at extreme, a split or a new clue that does (STEPS_BACK_ALL).
-    steps_back = size >= STEPS_BACK_FROM and (tier > 3 and ops in COUNTED_OPS or tier in STEPS_BACK_ALL and ops == "all")
+    steps_back = size >= STEPS_BACK_FROM and (tier > 3 and ops in COUNTED_OPS
+                                              or tier in STEPS_BACK_ALL and ops == "all")
     clues_back = budgeted or steps_back and ops == "all"
 
     def begin(puzzle: Puzzle) -> tuple[Marks | None, Marks, bool]:
@@ -404,7 +405,7 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
         low, high, fresh = begin(puzzle)
         if puzzle is cut and isinstance(capped, Marks):
             low = capped
-        if solves is not None and solves.puzzle is puzzle:
+        if solves is not None and solves.puzzle is puzzle and solves.high is not None:
             low, high = solves.low, solves.high
         # On a budgeted board, the puzzle before its last new clue, and the cages whose new
         # clue made it too easy (with `steps_back`, before its last split, and the cages whose

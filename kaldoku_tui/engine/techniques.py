@@ -722,8 +722,8 @@ def _windows(lay: Layout) -> list[tuple[list[int], list[int], str, list[int], li
         for op in ("+", "*"):
             if any(cages[k].op == op for k in held):
                 kept = [k for k in held if cages[k].op in (op, "=")]
-                cells = {i for k in kept for i in lay.cage_cells[k]}
-                found.append((lines, window, op, kept, [i for i in window if i not in cells]))
+                covered = {i for k in kept for i in lay.cage_cells[k]}
+                found.append((lines, window, op, kept, [i for i in window if i not in covered]))
     return found
 
 
