@@ -383,11 +383,8 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
         if made is None:
             continue
         puzzle, settled = made
-        if solves is not None and solves.puzzle is puzzle:
-            if solves.high is None:
-                continue  # tiers below the level solve it
-            if solves.high.solved:
-                return puzzle
+        if solves is not None and solves.puzzle is puzzle and solves.high is None:
+            continue  # tiers below the level solve it
         if tier > 2 and ops in HARDENED_OPS:
             hardened = _harden(puzzle, settled, tier, rng, ops)
             if hardened is None:
@@ -406,7 +403,7 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
         if puzzle is cut and isinstance(capped, Marks):
             low = capped
         if solves is not None and solves.puzzle is puzzle and solves.high is not None:
-            low, high = solves.low, solves.high
+            low, high = solves.low, solves.high  # a finished one is seen there, after `stop` is asked
         # On a budgeted board, the puzzle before its last new clue, and the cages whose new
         # clue made it too easy (with `steps_back`, before its last split, and the cages whose
         # split did): a step back costs less than a new candidate (9×9 hidden
