@@ -568,8 +568,9 @@ def _harden(
     judged = puzzle.size <= JUDGED_MERGES_UP_TO
     settled = settled or _closure(puzzle)
     level = _against(puzzle, settled, tier, judged)
+    rivals: list[Grid] = []
     while level < 0:
-        kept = _first_kept(_merged(puzzle, rng, ops), tier, ops, judged)
+        kept = _first_kept(_merged(puzzle, rng, ops), tier, ops, judged, rivals)
         if kept is None:
             return None
         puzzle, settled, level = kept
@@ -619,18 +620,29 @@ def _unique_merge(puzzle: Puzzle, rng: random.Random, ops: str) -> Puzzle | None
 
 
 def _first_kept(
-    puzzles: Iterable[Puzzle], tier: int, ops: str, judged: bool
+    puzzles: Iterable[Puzzle], tier: int, ops: str, judged: bool, rivals: list[Grid]
 ) -> tuple[Puzzle, list[int], int] | None:
     """The first of `puzzles` that is unique and not too hard for `tier` (`_against`), with
-    its closure and that verdict; None when there is none."""
+    its closure and that verdict; None when there is none.
+
+    `rivals` holds the other solutions found so far, and gains those found here: one that
+    meets every clue of a puzzle tells it is not unique without a search. A merge turned
+    down stays so after later merges (they only loosen the rest of the puzzle), and with ×
+    alone its merged clue is the same, so the merges a round turns down are not searched
+    again in the next (5×5 × only extreme, seeds 115 and 157: 12,410 searches, 58% of them
+    finding a rival, 76% of the time)."""
     for puzzle in puzzles:
         solution = puzzle.solution
         assert solution is not None  # generated puzzles carry their solution
+        if any(all(cage.met_by(other) for cage in puzzle.cages) for other in rivals):
+            continue
         try:
             closed, other = _rival(puzzle, solution, ops, _rival_nodes(puzzle.size, ops))
         except Undecided:  # not known to stay unique: not kept
             continue
-        if other is None:
+        if other is not None:
+            rivals.append(other)
+        else:
             closed = closed or _closure(puzzle)
             if (level := _against(puzzle, closed, tier, judged)) <= 0:
                 return puzzle, closed, level
