@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from functools import lru_cache
+from math import prod
 from typing import Iterable, Sequence
 
 from kaldoku_tui.engine.kinds import HIDDEN_OPS, OP_SETS
@@ -47,6 +49,7 @@ def random_blocks(n: int, rng: random.Random, max_cells: int = MAX_CELLS,
     order = [(r, c) for r in range(n) for c in range(n)]
     rng.shuffle(order)
     block_of = {cell: [cell] for cell in order}
+    beside = _beside(n)
 
     def merge(cell: Cell, other: Cell) -> None:
         joined = block_of[cell] + block_of[other]
@@ -55,16 +58,22 @@ def random_blocks(n: int, rng: random.Random, max_cells: int = MAX_CELLS,
 
     for cell in order:
         if len(block_of[cell]) == 1 and rng.randrange(4) >= 4 - dominoes_in_four:
-            singles = [nb for nb in neighbours(n, cell) if len(block_of[nb]) == 1]
+            singles = [nb for nb in beside[cell] if len(block_of[nb]) == 1]
             if singles:
                 merge(cell, rng.choice(singles))
     for cell in order:
         if len(block_of[cell]) == 1:
-            roomy = [nb for nb in neighbours(n, cell) if len(block_of[nb]) < max_cells]
+            roomy = [nb for nb in beside[cell] if len(block_of[nb]) < max_cells]
             if roomy:
                 merge(cell, rng.choice(roomy))
-    blocks = {tuple(sorted(block)) for block in block_of.values()}
-    return sorted(blocks)
+    blocks = {id(block): block for block in block_of.values()}.values()
+    return sorted(tuple(sorted(block)) for block in blocks)
+
+
+@lru_cache(maxsize=None)
+def _beside(n: int) -> dict[Cell, list[Cell]]:
+    """`neighbours` of every cell of the n×n board."""
+    return {(r, c): neighbours(n, (r, c)) for r in range(n) for c in range(n)}
 
 
 def allowed_ops(block: Block, solution: Grid, ops: str = "all", easiest: bool = False) -> list[str]:
@@ -113,6 +122,9 @@ def make_cages(
     split) keep the kinds even across the whole puzzle. A hidden operator set keeps the
     target and hides the operation.
     """
+    if ops == "mul":  # × alone gives every block of two or more cells the one clue: nothing to deal
+        return [Cage(block, "*" if len(block) > 1 else "=", prod(solution[r][c] for r, c in block))
+                for block in blocks]
     used = Counter(cage.op for cage in others)
     cages = []
     for block in blocks:
