@@ -11,6 +11,8 @@ import random
 from collections import Counter
 from typing import Iterable, Sequence
 
+from kaldoku_tui.engine.arithmetic import shape_of
+from kaldoku_tui.engine.fillings import TABLE_LIMIT, fillings_of_form
 from kaldoku_tui.engine.kinds import HIDDEN_OPS, OP_SETS
 from kaldoku_tui.engine.puzzle import HIDDEN, Cage, Cell, Grid, PuzzleError, _connected, combine
 
@@ -106,11 +108,13 @@ def make_cages(
     ops: str = "all",
     others: Sequence[Cage] = (),
     easiest: bool = False,
+    widest: bool = False,
 ) -> list[Cage]:
     """A cage for each block with its clue: the allowed operation used least so far.
 
     Counting starts from the operations of `others`, so cages made later (when one is
-    split) keep the kinds even across the whole puzzle. A hidden operator set keeps the
+    split) keep the kinds even across the whole puzzle. With `widest`, of the operations
+    used least, one that most fillings meet (a candidate for the hardest levels). A hidden operator set keeps the
     target and hides the operation.
     """
     used = Counter(cage.op for cage in others)
@@ -118,12 +122,31 @@ def make_cages(
     for block in blocks:
         choices = allowed_ops(block, solution, ops, easiest)
         fewest = min(used[op] for op in choices)
-        op = rng.choice([op for op in choices if used[op] == fewest])
+        least = [op for op in choices if used[op] == fewest]
+        if widest and len(least) > 1:
+            least = _widest(block, solution, least)
+        op = rng.choice(least)
         used[op] += 1
         target = combine(op, [solution[r][c] for r, c in block])
         assert target is not None, "allowed_ops only offers operations the digits meet"
         cages.append(Cage(block, HIDDEN if ops in HIDDEN_OPS and len(block) > 1 else op, target))
     return cages
+
+
+def _widest(block: Block, solution: Grid, ops: list[str]) -> list[str]:
+    """Those of `ops` whose clue on `block` (its digits in `solution`) most fillings meet."""
+    digits = [solution[r][c] for r, c in block]
+    shape = shape_of(block)
+
+    def width(op: str) -> int:
+        target = combine(op, digits)
+        assert target is not None, "allowed_ops only offers operations the digits meet"
+        table = fillings_of_form(len(solution), shape, op, target)
+        return TABLE_LIMIT if table is None else len(table)
+
+    widths = {op: width(op) for op in ops}
+    most = max(widths.values())
+    return [op for op in ops if widths[op] == most]
 
 
 def split_cage(

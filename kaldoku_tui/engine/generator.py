@@ -110,9 +110,31 @@ latin square (`squares`) rather than by the search: 4×4 × only extreme tried s
 merges a puzzle, 56% of its time in the search."""
 
 
+STEPS_BACK_ALL_UP_TO = 8
+"""Up to this size, an all-operator candidate that a split of `leveled` makes too easy for
+extreme or unreasonable steps back as `STEPS_BACK_FROM` says for + × and × only: of the
+candidates thrown away at 6×6 to 8×8 extreme, a quarter to a half were so after a split.
+Seeds 0..59 and 100..159, median / mean ms, candidates a puzzle, without and with: 6×6
+extreme 58 / 96, 17.2 → 56 / 87, 14.2; 7×7 extreme 84 / 145, 22.3 → 66 / 106, 9.5; 8×8
+extreme 115 / 187, 12.6 → 120 / 166, 6.0."""
+
+WIDEST_CLUES_UP_TO = 5
+"""Up to this size, the cages of an all-operator candidate for extreme or unreasonable take,
+of the operations the deal leaves even, the one of most fillings (`make_cages`'s `widest`):
+at 5×5 extreme most candidates are too easy (56 a puzzle, 1 in 3 unique as cut and 93% of
+those too easy). Seeds 0..59 and 100..159, median / mean ms, candidates a puzzle, without
+and with: 5×5 extreme 83 / 109, 56 → 56 / 84, 34; 5×5 unreasonable 27 / 40, 19 → 25 / 30,
+12. The mix of operations stays (5×5 extreme, seeds 100..129: × 11% → 8%, + 33% → 35%,
+− 41% → 41%, ÷ 11% → 13%). No gain at 4×4 (few ties: a 4×4 domino seldom allows two
+operations) nor at 6×6 or 7×7 (7×7 extreme: 8.5 → 10.5 candidates)."""
+
+
 def _counted(size: int, ops: str) -> bool:
-    """Whether a puzzle of `size` and `ops` is judged unique by its every latin square."""
-    return ops in COUNTED_OPS and size <= COUNTED_UP_TO
+    """Whether a puzzle of `size` and `ops` is judged unique by its every latin square: with
+    all four operations too, which are not merged, so that only the search is replaced (4×4
+    extreme took some 90 candidates a puzzle and 3 searches a candidate: 1.9 → 1.3 ms a
+    candidate, seeds 0..39)."""
+    return (ops in COUNTED_OPS or ops == "all") and size <= COUNTED_UP_TO
 
 
 def _rival(
@@ -327,7 +349,8 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
     dominoes = MUL_DOMINOES_IN_FOUR if ops == "mul" and not easiest and not hardened_counted else DOMINOES_IN_FOUR
     budgeted = _rival_nodes(size, ops) is not None
     # Past hard, a split that makes a hardened + × or × only board too easy is taken back.
-    steps_back = tier > 3 and ops in COUNTED_OPS and size >= STEPS_BACK_FROM
+    steps_back = tier > 3 and ((ops in COUNTED_OPS and size >= STEPS_BACK_FROM)
+                               or (ops == "all" and size <= STEPS_BACK_ALL_UP_TO))
 
     def begin(puzzle: Puzzle) -> tuple[Marks | None, Marks, bool]:
         """The two solves begun on `puzzle` (the capped one only above tier 3: capped at
@@ -341,7 +364,8 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
         if attempt % SQUARE_REUSE == 0:
             square = random_latin_square(size, rng)
         solution = random_isotope(square, rng)
-        cages = make_cages(random_blocks(size, rng, dominoes_in_four=dominoes), solution, rng, ops, easiest=easiest)
+        cages = make_cages(random_blocks(size, rng, dominoes_in_four=dominoes), solution, rng, ops, easiest=easiest,
+                           widest=tier > 3 and ops == "all" and size <= WIDEST_CLUES_UP_TO)
         cut = Puzzle.trusted(size, cages, solution)
         first = capped = None
         made: tuple[Puzzle, list[int] | None] | None
@@ -354,7 +378,8 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                 # Too easy as cut (most are), it goes before any repair. The search comes first:
                 # a puzzle of two solutions never finishes the capped solve, and at 5×5 extreme
                 # 577 of 863 candidates had two (the same puzzles as repairing first, sooner).
-                first = rival(cut, solution)
+                settled, other = _rival(cut, solution, ops, None)
+                first = settled or _closure(cut), other
                 if _finished(first[0]):
                     continue
                 if first[1] is None:
