@@ -157,9 +157,9 @@ def command_parser() -> argparse.ArgumentParser:
     gen.add_argument("--ops", choices=tuple(OP_SETS), default="all", help="operations to use")
     gen.add_argument("--difficulty", choices=LEVELS, default=None, help="level of the puzzles")
     gen.add_argument(
-        "--format", choices=FORMATS, default="json",
+        "--format", choices=EXPORT_FORMATS, default="json",
         help="json: one JSON object a line (default); keen: Keen game IDs; text: the typed "
-        "layout, puzzles separated by a blank line",
+        "layout, puzzles separated by a blank line; code: share codes",
     )
 
     solve = sub.add_parser("solve", help="print the solution of each puzzle")
@@ -271,7 +271,6 @@ def _add_serve_parser(sub) -> None:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
-    from kaldoku_tui.engine.formats import write_puzzle
     from kaldoku_tui.engine.generator import generate
 
     if args.format == "keen" and args.ops in HIDDEN_OPS:
@@ -285,7 +284,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
         for i, seed in enumerate(seeds):
             puzzle = generate(args.size, seed=seed, ops=args.ops, level=args.difficulty)
             gap = "\n" if i and args.format == "text" else ""
-            print(gap + write_puzzle(puzzle, args.format), end="", flush=True)
+            print(gap + exported(puzzle, args.format), end="", flush=True)
             advance()
     return EXIT_OK
 

@@ -154,6 +154,16 @@ def test_generate_without_a_seed_records_the_seed_it_used(capsys):
     assert run(capsys, "generate", "--size", "4", "--seed", str(seed))[1] == out
 
 
+def test_generate_prints_share_codes_that_open_the_same_puzzles(capsys, monkeypatch):
+    args = ("generate", "--size", "6", "--seed", "3", "--count", "2", "--ops", "hidden")
+    _, out, _ = run(capsys, *args)
+    status, codes, err = run(capsys, *args, "--format", "code")
+    assert (status, err) == (0, "") and all(line.startswith("kp") for line in codes.splitlines())
+    solved = run(capsys, "solve", "--json", "-", stdin=codes, monkeypatch=monkeypatch)[1]
+    assert [json.loads(line)["solution"] for line in solved.splitlines()] == [
+        json.loads(line)["solution"] for line in out.splitlines()]
+
+
 @pytest.mark.parametrize("ops, allowed", [("mul", {"*", "="}), ("addmul", {"+", "*", "="})])
 def test_generate_keeps_to_the_operation_set(capsys, ops, allowed):
     _, out, _ = run(capsys, "generate", "--size", "5", "--seed", "3", "--count", "2", "--ops", ops)

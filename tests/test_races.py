@@ -15,7 +15,7 @@ from kaldoku_tui.config import AppConfig
 from kaldoku_tui.engine.codes import share_code
 from kaldoku_tui.engine.formats import read_keen
 from kaldoku_tui.engine.kinds import GameKind
-from kaldoku_tui.serve.lobby import LobbyApp, RaceDesk, RaceScreen, lobby_view
+from kaldoku_tui.serve.lobby import LobbyApp, NameScreen, RaceDesk, RaceScreen, lobby_view, renamer
 from kaldoku_tui.session.store import open_store
 
 PUZZLE = read_keen(EXAMPLE_ID).with_solution(EXAMPLE_SOLUTION)
@@ -185,3 +185,20 @@ async def test_a_race_not_started_in_time_is_said_to_be_gone(tmp_path):
         await pilot.press("s")
         await until(pilot, lambda: not app.screen.asking, what="the start tried")
         assert isinstance(app.screen, RaceScreen) and not ann.race_start(app.screen.name_in)
+
+
+async def test_the_name_is_kept_off_the_ui_thread_and_a_store_that_fails_is_said_so(tmp_path):
+    """The lobby's name prompt (in this file for its lobby helpers): a name kept shows in the
+    panel; a store that cannot keep it is told in the prompt, and the lobby goes on."""
+    ann = open_store(tmp_path, "name:ann")
+    app = LobbyApp(lobby_view(ann, KIND), ["--size", "4"], renamer(ann), ask_name=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, NameScreen), what="asked for a name")
+        await pilot.press("A", "n", "n", "enter")
+        await until(pilot, lambda: "You: Ann" in str(app.query_one("#panel", Static).render()), what="shown")
+        assert ann.display_name() == "Ann"
+        ann.close()  # from now on nothing can be written
+        await pilot.press("n", "B", "o", "b", "enter")
+        problem = lambda: str(app.screen.query_one("#name-problem", Static).render())  # noqa: E731
+        await until(pilot, lambda: "Your name cannot be kept now" in problem(), what="told")
+        assert app.is_running and isinstance(app.screen, NameScreen)

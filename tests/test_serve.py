@@ -590,6 +590,7 @@ def test_a_guests_lobby_shows_the_servers_leaderboards_and_leaves_nothing_there(
         assert re.search(r"Daily [^\n]*\n[^\n]*1\. Ann +1:23", screen), screen
         assert re.search(r"Fastest 4×4[^\n]*\n[^\n]*1\. Ann +1:01", screen), screen
         assert "nobody yet" not in screen and "You: a guest" in screen
+        assert "Enter picks, q: leave" in flowing(screen), screen  # a guest keeps no name
         guest.press("Down", "Down", "Enter")  # the race room: races are kept under keys
         guest.wait_for_text("A guest cannot race")
         guest.press("Escape")

@@ -345,6 +345,8 @@ class NameScreen(ModalScreen[str]):
     def __init__(self, rename: Callable[[str], str | None]) -> None:
         super().__init__()
         self.rename = rename
+        self.keeping = False
+        """A name is being kept: Enter again waits for the answer."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="name"):
@@ -354,7 +356,25 @@ class NameScreen(ModalScreen[str]):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         name = event.value.strip()
-        problem = name_problem(name) or self.rename(name)
+        problem = name_problem(name)
+        if problem:
+            self.kept(name, problem)
+        elif not self.keeping:
+            self.keeping = True
+            self.keep(name)
+
+    @work(thread=True, group="name")
+    def keep(self, name: str) -> None:
+        """Keep `name` in the store off the UI thread (a server's store may be slow)."""
+        try:
+            problem = self.rename(name)
+        except StoreError as error:
+            problem = f"Your name cannot be kept now ({error}): try again."
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self.kept, name, problem)
+
+    def kept(self, name: str, problem: str | None) -> None:
+        self.keeping = False
         if problem:
             self.query_one("#name-problem", Label).update(shown(problem, 70))
         else:
@@ -391,7 +411,8 @@ class LobbyApp(App[list[str] | None]):
         options += [Option(f"New {view.kind}", id="new"), Option(f"Daily: {view.daily}", id="daily")]
         options += [Option("Race: open or join", id="race")] if self.races is not None else []
         options += [Option("Leave", id="leave")]
-        yield Label("kaldoku: KenKen over SSH.  Enter picks, n: your name, q: leave", id="title")
+        naming = ", n: your name" if self.rename else ""
+        yield Label(f"kaldoku: KenKen over SSH.  Enter picks{naming}, q: leave", id="title")
         with Horizontal():
             yield OptionList(*options, id="menu")
             yield Static(self.panel_text(), id="panel")
