@@ -352,6 +352,14 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
     steps_back = tier > 3 and ((ops in COUNTED_OPS and size >= STEPS_BACK_FROM)
                                or (ops == "all" and size <= STEPS_BACK_ALL_UP_TO))
 
+    # On a counted all-operator board from hard up, as in Keen, a new candidate costs less than changes:
+    # one with two solutions as cut (told by the squares in microseconds) is dropped, not
+    # repaired, and one that tier `tier` cannot finish, not given new clues (each begins both
+    # solves again; no cage of a 4×4 can be split). 4×4 extreme, seeds 30..59 and 130..159:
+    # repaired, 85 candidates a puzzle at 1.5 ms, median 101 ms; dropped, 154 at 0.5 ms, 50 ms;
+    # seeds 0..59 and 100..159, without and with no new clues: 63 / 84 → 58 / 69 ms median / mean.
+    drops = tier > 2 and ops == "all" and _counted(size, ops)
+
     def begin(puzzle: Puzzle) -> tuple[Marks | None, Marks, bool]:
         """The two solves begun on `puzzle` (the capped one only above tier 3: capped at
         tier 2, it is the fast solver's propagation), and that they are fresh: begun on
@@ -379,10 +387,7 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                 # a puzzle of two solutions never finishes the capped solve, and at 5×5 extreme
                 # 577 of 863 candidates had two (the same puzzles as repairing first, sooner).
                 settled, other = _rival(cut, solution, ops, None)
-                if other is not None and _counted(size, ops):
-                    # Told by the squares in microseconds: as Keen does, a new candidate
-                    # costs less than repairs (4×4 extreme, seeds 30..59 and 130..159:
-                    # 85 candidates a puzzle at 1.5 ms, or 154 at 0.5 ms; median 101 → 50 ms).
+                if other is not None and drops:
                     continue
                 first = settled or _closure(cut), other
                 if _finished(first[0]):
@@ -468,6 +473,8 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                 continue
             # A new clue replaces the old one: what was deduced from it may not hold. A
             # budgeted (hidden) board may take a clue of one factor pair at once: see `_normal`.
+            if drops:
+                break
             split = _reclue_open_cage(puzzle, [c for c in open_cages if c.cells not in tried], ops, easiest or budgeted)
             if split is None:
                 break
