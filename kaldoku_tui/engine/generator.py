@@ -352,10 +352,11 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
     steps_back = tier > 3 and ((ops in COUNTED_OPS and size >= STEPS_BACK_FROM)
                                or (ops == "all" and size <= STEPS_BACK_ALL_UP_TO))
 
-    # On a counted all-operator board from hard up, as in Keen, a new candidate costs less than changes:
+    # On a counted all-operator board from hard up, as in Keen, a new candidate costs less
+    # than changes:
     # one with two solutions as cut (told by the squares in microseconds) is dropped, not
-    # repaired, and one that tier `tier` cannot finish, not given new clues (each begins both
-    # solves again; no cage of a 4×4 can be split). 4×4 extreme, seeds 30..59 and 130..159:
+    # repaired, and one that tier `tier` cannot finish with no cage left to split, not given new
+    # clues (each begins both solves again). 4×4 extreme, seeds 30..59 and 130..159:
     # repaired, 85 candidates a puzzle at 1.5 ms, median 101 ms; dropped, 154 at 0.5 ms, 50 ms;
     # seeds 0..59 and 100..159, without and with no new clues: 63 / 84 → 58 / 69 ms median / mean.
     drops = tier > 2 and ops == "all" and _counted(size, ops)
