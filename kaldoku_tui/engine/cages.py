@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from functools import lru_cache
 from typing import Iterable, Sequence
 
 from kaldoku_tui.engine.arithmetic import shape_of
@@ -46,6 +47,7 @@ def random_blocks(n: int, rng: random.Random, max_cells: int = MAX_CELLS,
                   dominoes_in_four: int = DOMINOES_IN_FOUR) -> list[Block]:
     """A random division of the n×n board into connected blocks, in reading order; the
     fewer lone cells become dominoes, the larger the blocks."""
+    around = _around(n)
     order = [(r, c) for r in range(n) for c in range(n)]
     rng.shuffle(order)
     block_of = {cell: [cell] for cell in order}
@@ -57,16 +59,16 @@ def random_blocks(n: int, rng: random.Random, max_cells: int = MAX_CELLS,
 
     for cell in order:
         if len(block_of[cell]) == 1 and rng.randrange(4) >= 4 - dominoes_in_four:
-            singles = [nb for nb in neighbours(n, cell) if len(block_of[nb]) == 1]
+            singles = [nb for nb in around[cell] if len(block_of[nb]) == 1]
             if singles:
                 merge(cell, rng.choice(singles))
     for cell in order:
         if len(block_of[cell]) == 1:
-            roomy = [nb for nb in neighbours(n, cell) if len(block_of[nb]) < max_cells]
+            roomy = [nb for nb in around[cell] if len(block_of[nb]) < max_cells]
             if roomy:
                 merge(cell, rng.choice(roomy))
-    blocks = {tuple(sorted(block)) for block in block_of.values()}
-    return sorted(blocks)
+    blocks = {id(block): block for block in block_of.values()}  # each block once, not once a cell
+    return sorted(tuple(sorted(block)) for block in blocks.values())
 
 
 def allowed_ops(block: Block, solution: Grid, ops: str = "all", easiest: bool = False) -> list[str]:
@@ -84,8 +86,16 @@ def allowed_ops(block: Block, solution: Grid, ops: str = "all", easiest: bool = 
     usable = OP_SETS[ops]
     if len(block) > 2:
         return [op for op in "+*" if op in usable]
-    n = len(solution)
-    small, big = sorted(solution[r][c] for r, c in block)
+    (r1, c1), (r2, c2) = block
+    one, two = solution[r1][c1], solution[r2][c2]
+    return list(_domino_ops(len(solution), min(one, two), max(one, two), ops, easiest))
+
+
+@lru_cache(maxsize=4096)
+def _domino_ops(n: int, small: int, big: int, ops: str, easiest: bool) -> tuple[str, ...]:
+    """`allowed_ops` of a domino holding `small` and `big`: remembered, as candidates ask
+    for the same few pairs again and again."""
+    usable = OP_SETS[ops]
     good = []
     if big - small < n - 1:
         good.append("-")
@@ -97,8 +107,8 @@ def allowed_ops(block: Block, solution: Grid, ops: str = "all", easiest: bool = 
         good.append("*")
     good = [op for op in good if op in usable]
     if good:
-        return good
-    return [op for op in usable if combine(op, (small, big)) is not None]
+        return tuple(good)
+    return tuple(op for op in usable if combine(op, (small, big)) is not None)
 
 
 def make_cages(
@@ -205,6 +215,12 @@ def _grow(start: Cell, size: int, members: set[Cell], rng: random.Random) -> set
 def _adjacent(cell: Cell) -> list[Cell]:
     r, c = cell
     return [(r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)]
+
+
+@lru_cache(maxsize=None)
+def _around(n: int) -> dict[Cell, tuple[Cell, ...]]:
+    """`neighbours` of every cell of the n×n board."""
+    return {(r, c): tuple(neighbours(n, (r, c))) for r in range(n) for c in range(n)}
 
 
 def neighbours(n: int, cell: Cell) -> list[Cell]:
