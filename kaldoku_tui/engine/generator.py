@@ -715,9 +715,11 @@ def _split_one(
     """`puzzle` with one of the largest of `cages` split in two, leaving single cells only
     within the share `singles_allowed` permits, and with halves `rival` does not meet
     when it is given; None when none of them can be."""
+    # A split makes two single cells of a domino, at most one of a larger cage.
+    one, two = (singles_allowed(puzzle.size, puzzle.cages, made) for made in (1, 2))
+
     def smallest(cage: Cage) -> int:
-        made = 2 if len(cage.cells) == 2 else 1
-        return 1 if singles_allowed(puzzle.size, puzzle.cages, made) else 2
+        return 1 if (two if len(cage.cells) == 2 else one) else 2
 
     splittable = [cage for cage in cages if len(cage.cells) >= 2 * smallest(cage)]
     solution = puzzle.solution
