@@ -120,7 +120,8 @@ def make_cages(
     easiest: bool = False,
     widest: bool = False,
 ) -> list[Cage]:
-    """A cage for each block with its clue: the allowed operation used least so far.
+    """A cage for each block (connected cells in reading order, as `random_blocks` and the
+    splits give them: not checked again) with its clue: the allowed operation used least so far.
 
     Counting starts from the operations of `others`, so cages made later (when one is
     split) keep the kinds even across the whole puzzle. With `widest`, of the operations
@@ -139,7 +140,7 @@ def make_cages(
         used[op] += 1
         target = combine(op, [solution[r][c] for r, c in block])
         assert target is not None, "allowed_ops only offers operations the digits meet"
-        cages.append(Cage(block, HIDDEN if ops in HIDDEN_OPS and len(block) > 1 else op, target))
+        cages.append(Cage.trusted(block, HIDDEN if ops in HIDDEN_OPS and len(block) > 1 else op, target))
     return cages
 
 
