@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from functools import lru_cache
+from math import prod
 from typing import Iterable, Sequence
 
 from kaldoku_tui.engine.arithmetic import shape_of
@@ -47,10 +48,10 @@ def random_blocks(n: int, rng: random.Random, max_cells: int = MAX_CELLS,
                   dominoes_in_four: int = DOMINOES_IN_FOUR) -> list[Block]:
     """A random division of the n×n board into connected blocks, in reading order; the
     fewer lone cells become dominoes, the larger the blocks."""
-    around = _around(n)
     order = [(r, c) for r in range(n) for c in range(n)]
     rng.shuffle(order)
     block_of = {cell: [cell] for cell in order}
+    beside = _beside(n)
 
     def merge(cell: Cell, other: Cell) -> None:
         joined = block_of[cell] + block_of[other]
@@ -59,16 +60,22 @@ def random_blocks(n: int, rng: random.Random, max_cells: int = MAX_CELLS,
 
     for cell in order:
         if len(block_of[cell]) == 1 and rng.randrange(4) >= 4 - dominoes_in_four:
-            singles = [nb for nb in around[cell] if len(block_of[nb]) == 1]
+            singles = [nb for nb in beside[cell] if len(block_of[nb]) == 1]
             if singles:
                 merge(cell, rng.choice(singles))
     for cell in order:
         if len(block_of[cell]) == 1:
-            roomy = [nb for nb in around[cell] if len(block_of[nb]) < max_cells]
+            roomy = [nb for nb in beside[cell] if len(block_of[nb]) < max_cells]
             if roomy:
                 merge(cell, rng.choice(roomy))
-    blocks = {id(block): block for block in block_of.values()}  # each block once, not once a cell
-    return sorted(tuple(sorted(block)) for block in blocks.values())
+    blocks = {id(block): block for block in block_of.values()}.values()
+    return sorted(tuple(sorted(block)) for block in blocks)
+
+
+@lru_cache(maxsize=None)
+def _beside(n: int) -> dict[Cell, list[Cell]]:
+    """`neighbours` of every cell of the n×n board."""
+    return {(r, c): neighbours(n, (r, c)) for r in range(n) for c in range(n)}
 
 
 def allowed_ops(block: Block, solution: Grid, ops: str = "all", easiest: bool = False) -> list[str]:
@@ -128,6 +135,9 @@ def make_cages(
     used least, one that most fillings meet (a candidate for the hardest levels). A hidden operator set keeps the
     target and hides the operation.
     """
+    if ops == "mul":  # × alone gives every block of two or more cells the one clue: nothing to deal
+        return [Cage(block, "*" if len(block) > 1 else "=", prod(solution[r][c] for r, c in block))
+                for block in blocks]
     used = Counter(cage.op for cage in others)
     cages = []
     for block in blocks:
@@ -216,12 +226,6 @@ def _grow(start: Cell, size: int, members: set[Cell], rng: random.Random) -> set
 def _adjacent(cell: Cell) -> list[Cell]:
     r, c = cell
     return [(r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)]
-
-
-@lru_cache(maxsize=None)
-def _around(n: int) -> dict[Cell, tuple[Cell, ...]]:
-    """`neighbours` of every cell of the n×n board."""
-    return {(r, c): tuple(neighbours(n, (r, c))) for r in range(n) for c in range(n)}
 
 
 def neighbours(n: int, cell: Cell) -> list[Cell]:

@@ -1,10 +1,17 @@
-"""Uniformly random latin squares, by the Jacobson–Matthews Markov chain.
+"""Random latin squares: built row by row as Keen builds them, then shuffled.
 
-A latin square is a cube of 0/1 cells: cell (row, col, digit) is 1 when the square has
-`digit` at (row, col), so every line of the cube through it sums to 1. A move adds
-and subtracts 1 around a 2×2×2 sub-cube; it may leave one cell at −1 (an "improper"
-square) that the next moves repair. Jacobson and Matthews proved the chain uniform
-over proper squares; N³ moves from any start mix it well.
+Each row matches the columns to the digits they still lack, at random: a column takes a
+digit the row has not used yet, drawn at random, and when none is left, an augmenting
+path (Kuhn's) hands digits along until it has one. A latin rectangle always extends
+to a square (Hall's theorem), so no row is ever undone. The square's rows, columns and
+digits are then permuted at random, which makes every square of its isotopy class as
+likely as any other; the classes come as often as the matchings make them, which is
+not quite in proportion to their sizes (5×5, 40,000 draws: the class of the cyclic
+square, 10.7% of all squares, 14.9% of the draws). A board whose every square is listed
+(up to `squares.COUNTED_UP_TO`) draws one of them instead, uniformly.
+
+The Jacobson–Matthews chain drew squares uniformly, but its N³ moves cost 2.1 ms at 9×9
+against 0.11 ms here: more than Keen's whole 9×9 × only easy puzzle (1.6 ms).
 """
 
 from __future__ import annotations
@@ -12,92 +19,65 @@ from __future__ import annotations
 import random
 
 from kaldoku_tui.engine.puzzle import Grid
+from kaldoku_tui.engine.squares import COUNTED_UP_TO, latin_squares
 
 
 def random_latin_square(n: int, rng: random.Random) -> Grid:
-    """A latin square of digits 1..n drawn uniformly at random with `rng`."""
-    # Each line of the cube is a bitmask of its cells holding 1, in three flat tables:
-    # along_x[y * n + z] has bit x, along_y[x * n + z] bit y, along_z[x * n + y] bit z.
-    # The one cell at −1, when there is one, is kept apart; a line through it holds two
-    # 1s, any other line one. A move's eight steps are written out: this is the hot loop.
-    along_x, along_y, along_z = [0] * (n * n), [0] * (n * n), [0] * (n * n)
-    for x in range(n):
-        for y in range(n):
-            z = (x + y) % n
-            along_x[y * n + z] |= 1 << x
-            along_y[x * n + z] |= 1 << y
-            along_z[x * n + y] |= 1 << z
-    improper = None
-    randrange, getrandbits = rng.randrange, rng.getrandbits
-    burn_in, gap = n**3, n**2
-    moves = 0
-    # After N³ moves, look every N² moves: stopping at the first proper square after an
-    # improper one favours some squares (4×4, 57,600 draws: chi-square 8,865 for 575
-    # degrees); looking every N² does not (584), nor every N³ (572), at a quarter the cost.
-    while moves < burn_in or (moves - burn_in) % gap or improper is not None:
-        moves += 1
-        if improper is None:
-            x, y = randrange(n), randrange(n)
-            z1 = along_z[x * n + y].bit_length() - 1
-            z = randrange(n - 1)
-            z += z >= z1
-            x1 = along_x[y * n + z].bit_length() - 1
-            y1 = along_y[x * n + z].bit_length() - 1
+    """A latin square of digits 1..n drawn at random with `rng`."""
+    if n <= COUNTED_UP_TO:
+        every = latin_squares(n)
+        return every[rng.randrange(len(every))]
+    lacking = [(1 << n) - 1] * n  # by column, the digits (bit d for digit d + 1) not yet in it
+    rows = []
+    for _ in range(n):
+        row = _matched_row(lacking, rng)
+        for col, digit in enumerate(row):
+            lacking[col] &= ~(1 << digit)
+        rows.append(tuple(digit + 1 for digit in row))
+    return random_isotope(tuple(rows), rng)
+
+
+def _matched_row(lacking: list[int], rng: random.Random) -> list[int]:
+    """A digit (0-based) for each column, each one its column lacks, no two the same."""
+    n = len(lacking)
+    holder = [-1] * n  # by digit, the column given it in this row
+    row = [0] * n
+    used = 0
+    for col in range(n):
+        spare = lacking[col] & ~used
+        if spare:
+            digit = rng.choice([d for d in range(n) if spare >> d & 1])
+            used |= 1 << digit
         else:
-            # One of the two 1s of each line through the improper cell, at random.
-            x, y, z = improper
-            line = along_x[y * n + z]
-            low = line & -line
-            x1 = (low if getrandbits(1) else line ^ low).bit_length() - 1
-            line = along_y[x * n + z]
-            low = line & -line
-            y1 = (low if getrandbits(1) else line ^ low).bit_length() - 1
-            line = along_z[x * n + y]
-            low = line & -line
-            z1 = (low if getrandbits(1) else line ^ low).bit_length() - 1
-        bx, bx1, by, by1, bz, bz1 = 1 << x, 1 << x1, 1 << y, 1 << y1, 1 << z, 1 << z1
-        # +1 at (x, y, z): it cancels the improper cell's −1 when there is one.
-        if improper is None:
-            along_x[y * n + z] |= bx
-            along_y[x * n + z] |= by
-            along_z[x * n + y] |= bz
-        # −1 at (x1, y, z), (x, y1, z), (x, y, z1): each held a 1.
-        along_x[y * n + z] ^= bx1
-        along_y[x1 * n + z] ^= by
-        along_z[x1 * n + y] ^= bz
-        along_x[y1 * n + z] ^= bx
-        along_y[x * n + z] ^= by1
-        along_z[x * n + y1] ^= bz
-        along_x[y * n + z1] ^= bx
-        along_y[x * n + z1] ^= by
-        along_z[x * n + y] ^= bz1
-        # +1 at (x1, y1, z), (x1, y, z1), (x, y1, z1): each held a 0.
-        along_x[y1 * n + z] |= bx1
-        along_y[x1 * n + z] |= by1
-        along_z[x1 * n + y1] |= bz
-        along_x[y * n + z1] |= bx1
-        along_y[x1 * n + z1] |= by
-        along_z[x1 * n + y] |= bz1
-        along_x[y1 * n + z1] |= bx
-        along_y[x * n + z1] |= by1
-        along_z[x * n + y1] |= bz1
-        # −1 at (x1, y1, z1): a 1 becomes 0, or a 0 becomes the improper cell.
-        if along_z[x1 * n + y1] & bz1:
-            along_x[y1 * n + z1] ^= bx1
-            along_y[x1 * n + z1] ^= by1
-            along_z[x1 * n + y1] ^= bz1
-            improper = None
-        else:
-            improper = (x1, y1, z1)
-    return tuple(tuple(along_z[x * n + y].bit_length() for y in range(n)) for x in range(n))
+            digit = _augment(col, lacking, holder, row, [0])
+            assert digit >= 0, "a latin rectangle always extends by a row"
+            used = sum(1 << d for d in row[:col]) | 1 << digit  # the path's end is the new one
+        holder[digit], row[col] = col, digit
+    return row
+
+
+def _augment(col: int, lacking: list[int], holder: list[int], row: list[int], seen: list[int]) -> int:
+    """The digit not yet in the row that a path from `col` frees, each column on the path
+    taking the digit of the next; -1 when there is none. `seen` holds the digits looked at."""
+    options = lacking[col] & ~seen[0]
+    seen[0] |= options
+    for digit in range(len(lacking)):
+        if options >> digit & 1:
+            other = holder[digit]
+            if other < 0:
+                return digit
+            freed = _augment(other, lacking, holder, row, seen)
+            if freed >= 0:
+                holder[freed], row[other] = other, freed
+                return digit
+    return -1
 
 
 def random_isotope(square: Grid, rng: random.Random) -> Grid:
     """`square` with its rows, its columns and its digits each permuted at random.
 
-    The uniform distribution over latin squares is the same after any such permutation,
-    so an isotope of a uniform square is uniform too, for O(N²) instead of O(N³) moves.
-    """
+    Every square of an isotopy class is as likely as any other after it: the cost of a
+    new square for O(N²) steps."""
     n = len(square)
     rows, cols, digits = list(range(n)), list(range(n)), list(range(1, n + 1))
     rng.shuffle(rows)
