@@ -13,6 +13,8 @@ from functools import lru_cache
 from math import prod
 from typing import Iterable, Sequence
 
+from kaldoku_tui.engine.arithmetic import shape_of
+from kaldoku_tui.engine.fillings import TABLE_LIMIT, fillings_of_form
 from kaldoku_tui.engine.kinds import HIDDEN_OPS, OP_SETS
 from kaldoku_tui.engine.puzzle import HIDDEN, Cage, Cell, Grid, PuzzleError, _connected, combine
 
@@ -91,8 +93,16 @@ def allowed_ops(block: Block, solution: Grid, ops: str = "all", easiest: bool = 
     usable = OP_SETS[ops]
     if len(block) > 2:
         return [op for op in "+*" if op in usable]
-    n = len(solution)
-    small, big = sorted(solution[r][c] for r, c in block)
+    (r1, c1), (r2, c2) = block
+    one, two = solution[r1][c1], solution[r2][c2]
+    return list(_domino_ops(len(solution), min(one, two), max(one, two), ops, easiest))
+
+
+@lru_cache(maxsize=4096)
+def _domino_ops(n: int, small: int, big: int, ops: str, easiest: bool) -> tuple[str, ...]:
+    """`allowed_ops` of a domino holding `small` and `big`: remembered, as candidates ask
+    for the same few pairs again and again."""
+    usable = OP_SETS[ops]
     good = []
     if big - small < n - 1:
         good.append("-")
@@ -104,8 +114,8 @@ def allowed_ops(block: Block, solution: Grid, ops: str = "all", easiest: bool = 
         good.append("*")
     good = [op for op in good if op in usable]
     if good:
-        return good
-    return [op for op in usable if combine(op, (small, big)) is not None]
+        return tuple(good)
+    return tuple(op for op in usable if combine(op, (small, big)) is not None)
 
 
 def make_cages(
@@ -115,11 +125,14 @@ def make_cages(
     ops: str = "all",
     others: Sequence[Cage] = (),
     easiest: bool = False,
+    widest: bool = False,
 ) -> list[Cage]:
-    """A cage for each block with its clue: the allowed operation used least so far.
+    """A cage for each block (connected cells in reading order, as `random_blocks` and the
+    splits give them: not checked again) with its clue: the allowed operation used least so far.
 
     Counting starts from the operations of `others`, so cages made later (when one is
-    split) keep the kinds even across the whole puzzle. A hidden operator set keeps the
+    split) keep the kinds even across the whole puzzle. With `widest`, of the operations
+    used least, one that most fillings meet (a candidate for the hardest levels). A hidden operator set keeps the
     target and hides the operation.
     """
     if ops == "mul":  # × alone gives every block of two or more cells the one clue: nothing to deal
@@ -130,12 +143,31 @@ def make_cages(
     for block in blocks:
         choices = allowed_ops(block, solution, ops, easiest)
         fewest = min(used[op] for op in choices)
-        op = rng.choice([op for op in choices if used[op] == fewest])
+        least = [op for op in choices if used[op] == fewest]
+        if widest and len(least) > 1:
+            least = _widest(block, solution, least)
+        op = rng.choice(least)
         used[op] += 1
         target = combine(op, [solution[r][c] for r, c in block])
         assert target is not None, "allowed_ops only offers operations the digits meet"
-        cages.append(Cage(block, HIDDEN if ops in HIDDEN_OPS and len(block) > 1 else op, target))
+        cages.append(Cage.trusted(block, HIDDEN if ops in HIDDEN_OPS and len(block) > 1 else op, target))
     return cages
+
+
+def _widest(block: Block, solution: Grid, ops: list[str]) -> list[str]:
+    """Those of `ops` whose clue on `block` (its digits in `solution`) most fillings meet."""
+    digits = [solution[r][c] for r, c in block]
+    shape = shape_of(block)
+
+    def width(op: str) -> int:
+        target = combine(op, digits)
+        assert target is not None, "allowed_ops only offers operations the digits meet"
+        table = fillings_of_form(len(solution), shape, op, target)
+        return TABLE_LIMIT if table is None else len(table)
+
+    widths = {op: width(op) for op in ops}
+    most = max(widths.values())
+    return [op for op in ops if widths[op] == most]
 
 
 def split_cage(

@@ -131,9 +131,32 @@ latin square (`squares`) rather than by the search: 4×4 × only extreme tried s
 merges a puzzle, 56% of its time in the search."""
 
 
+STEPS_BACK_ALL_UP_TO = 8
+"""Up to this size, an all-operator candidate that a split of `leveled` makes too easy for
+extreme or unreasonable steps back as `STEPS_BACK_FROM` says for + × and × only: of the
+candidates thrown away at 6×6 to 8×8 extreme, a quarter to a half were so after a split.
+Seeds 0..59 and 100..159, median / mean ms, candidates a puzzle, without and with: 6×6
+extreme 58 / 96, 17.2 → 56 / 87, 14.2; 7×7 extreme 84 / 145, 22.3 → 66 / 106, 9.5; 8×8
+extreme 115 / 187, 12.6 → 120 / 166, 6.0."""
+
+WIDEST_CLUES_UP_TO = 5
+"""Up to this size, the cages of an all-operator candidate for extreme or unreasonable take,
+of the operations the deal leaves even, the one of most fillings (`make_cages`'s `widest`):
+at 5×5 extreme most candidates are too easy (56 a puzzle, 1 in 3 unique as cut and 93% of
+those too easy). Seeds 0..59 and 100..159, median / mean ms, candidates a puzzle, without
+and with: 5×5 extreme 83 / 109, 56 → 56 / 84, 34; 5×5 unreasonable 27 / 40, 19 → 25 / 30,
+12. The mix of operations stays (5×5 extreme, seeds 100..129: × 11% → 8%, + 33% → 35%,
+− 41% → 41%, ÷ 11% → 13%). 4×4 extreme, where candidates are dropped rather than repaired
+(`drops` in `leveled`): 271 → 188 candidates, 72 → 61 ms median. No gain at 6×6 or 7×7 (7×7
+extreme: 8.5 → 10.5 candidates)."""
+
+
 def _counted(size: int, ops: str) -> bool:
-    """Whether a puzzle of `size` and `ops` is judged unique by its every latin square."""
-    return ops in COUNTED_OPS and size <= COUNTED_UP_TO
+    """Whether a puzzle of `size` and `ops` is judged unique by its every latin square: with
+    all four operations too, which are not merged, so that only the search is replaced (4×4
+    extreme took some 90 candidates a puzzle and 3 searches a candidate: 1.9 → 1.3 ms a
+    candidate, seeds 0..39)."""
+    return (ops in COUNTED_OPS or ops == "all") and size <= COUNTED_UP_TO
 
 
 def _rival(
@@ -354,11 +377,22 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
     hardened_counted = tier > 2 and _counted(size, ops)
     dominoes = MUL_DOMINOES_IN_FOUR if ops == "mul" and not easiest and not hardened_counted else DOMINOES_IN_FOUR
     budgeted = _rival_nodes(size, ops) is not None
-    # Past hard, a split that makes a hardened + × or × only board too easy is taken back;
-    # at 9×9 with all four operations, at extreme, a split or a new clue that does (STEPS_BACK_ALL).
-    steps_back = size >= STEPS_BACK_FROM and (tier > 3 and ops in COUNTED_OPS
-                                              or tier in STEPS_BACK_ALL and ops == "all")
-    clues_back = budgeted or steps_back and ops == "all"
+    # Past hard, a split that makes a hardened + × or × only board too easy is taken back; so is
+    # one of an all-operator board up to STEPS_BACK_ALL_UP_TO, and at 9×9 extreme a split or a
+    # new clue that does (STEPS_BACK_ALL).
+    all_back = ops == "all" and size >= STEPS_BACK_FROM and tier in STEPS_BACK_ALL
+    steps_back = tier > 3 and ((ops in COUNTED_OPS and size >= STEPS_BACK_FROM)
+                               or (ops == "all" and size <= STEPS_BACK_ALL_UP_TO)) or all_back
+    clues_back = budgeted or all_back
+
+    # On a counted all-operator board from hard up, as in Keen, a new candidate costs less
+    # than changes:
+    # one with two solutions as cut (told by the squares in microseconds) is dropped, not
+    # repaired, and one that tier `tier` cannot finish with no cage left to split, not given new
+    # clues (each begins both solves again). 4×4 extreme, seeds 30..59 and 130..159:
+    # repaired, 85 candidates a puzzle at 1.5 ms, median 101 ms; dropped, 154 at 0.5 ms, 50 ms;
+    # seeds 0..59 and 100..159, without and with no new clues: 63 / 84 → 58 / 69 ms median / mean.
+    drops = tier > 2 and ops == "all" and _counted(size, ops)
     # Easy + × and × only puzzles: a repaired one is told by tier 1 before any search.
     easy_first = easiest and ops in COUNTED_OPS and not _counted(size, ops)
 
@@ -374,7 +408,8 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
         if attempt % SQUARE_REUSE == 0:
             square = random_latin_square(size, rng)
         solution = random_isotope(square, rng)
-        cages = make_cages(random_blocks(size, rng, dominoes_in_four=dominoes), solution, rng, ops, easiest=easiest)
+        cages = make_cages(random_blocks(size, rng, dominoes_in_four=dominoes), solution, rng, ops, easiest=easiest,
+                           widest=tier > 3 and ops == "all" and size <= WIDEST_CLUES_UP_TO)
         cut = Puzzle.trusted(size, cages, solution)
         first = capped = None
         # A long uniqueness search may ask the two solves meanwhile (`_Solves`).
@@ -397,7 +432,10 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                 # Too easy as cut (most are), it goes before any repair. The search comes first:
                 # a puzzle of two solutions never finishes the capped solve, and at 5×5 extreme
                 # 577 of 863 candidates had two (the same puzzles as repairing first, sooner).
-                first = rival(cut, solution, proof=proof(cut) if proof else None)
+                settled, other = _rival(cut, solution, ops, None, proof(cut) if proof else None)
+                if other is not None and drops:
+                    continue
+                first = settled or _closure(cut), other
                 if _finished(first[0]):
                     continue
                 if first[1] is None:
@@ -487,6 +525,8 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                 continue
             # A new clue replaces the old one: what was deduced from it may not hold. A
             # budgeted (hidden) board may take a clue of one factor pair at once: see `_normal`.
+            if drops:
+                break
             split = _reclue_open_cage(puzzle, [c for c in open_cages if c.cells not in tried], ops, easiest or budgeted)
             if split is None:
                 break
@@ -832,10 +872,11 @@ def _split_one(
     """`puzzle` with one of the largest of `cages` split in two, leaving single cells only
     within the share `singles_allowed` permits, and with halves `rival` does not meet
     when it is given; None when none of them can be."""
-    allowed = {made: singles_allowed(puzzle.size, puzzle.cages, made) for made in (1, 2)}
+    # A split makes two single cells of a domino, at most one of a larger cage.
+    one, two = (singles_allowed(puzzle.size, puzzle.cages, made) for made in (1, 2))
 
     def smallest(cage: Cage) -> int:
-        return 1 if allowed[2 if len(cage.cells) == 2 else 1] else 2
+        return 1 if (two if len(cage.cells) == 2 else one) else 2
 
     splittable = [cage for cage in cages if len(cage.cells) >= 2 * smallest(cage)]
     solution = puzzle.solution
