@@ -151,6 +151,21 @@ and with: 5×5 extreme 83 / 109, 56 → 56 / 84, 34; 5×5 unreasonable 27 / 40, 
 extreme: 8.5 → 10.5 candidates)."""
 
 
+HARD_BUDGETED_FROM = 9
+HARD_NODES = 20
+"""From this size up, an all-operator hard candidate's uniqueness search gives up after
+this many nodes, and the candidate goes on to the human-style solve at tier 3 (as
+`LOGIC_DECIDES_BELOW` lets a hidden one): its deductions are sound, so a puzzle it finishes
+has one solution, and where it gets stuck, an open cage is split as for any candidate.
+Rivals are mostly found within a few nodes (9×9, seeds 0..59: 87 found in 948 nodes);
+proofs take more (63 in 2,261), and with the row-by-row squares of edition 14 a few took
+hundreds (seed 1001: one of 850 nodes, 0.28 s of its 0.31 s). Seeds 0..59 and 100..159,
+median / mean / most ms, none 14.7 / 21.1 / 97 and 14.1 / 20.7 / 106; 10 nodes 13.2 /
+23.4 / 176 and 13.5 / 20.8 / 93 (101 candidates against 71: rivals left for splits to
+remove); 20 nodes 13.4 / 15.9 / 50 and 13.1 / 18.7 / 101; 40 nodes 13.4 / 16.6 / 61 and
+13.5 / 18.1 / 69. Generator edition 16."""
+
+
 def _counted(size: int, ops: str) -> bool:
     """Whether a puzzle of `size` and `ops` is judged unique by its every latin square: with
     all four operations too, which are not merged, so that only the search is replaced (4×4
@@ -313,6 +328,7 @@ def _shape_cuts(shape: tuple[Cell, ...]) -> tuple[tuple[Cell, ...], ...]:
 def unique(
     puzzle: Puzzle, rng: random.Random, ops: str, logic_decides: bool = False,
     first: tuple[list[int], Grid | None] | None = None, proof: Callable[[Puzzle], Proof] | None = None,
+    budget: int | None = None,
 ) -> tuple[Puzzle, list[int] | None] | None:
     """`puzzle` repaired until its own solution is its only one, with its `closure` (None
     on a counted board, `_counted`, where it is not worked out);
@@ -326,8 +342,8 @@ def unique(
     again. (Dropping the candidate instead, 9×9 hidden unreasonable took 0.70 s at the
     median and 1.46 s at most over 10 seeds, 14 to 21 candidates a puzzle.)
     `first` is what `rival` already said of `puzzle`, when the caller asked; `proof`
-    gives each search its `Proof`."""
-    nodes = _rival_nodes(puzzle.size, ops)
+    gives each search its `Proof`; `budget`, when given, is the search's budget instead."""
+    nodes = budget if budget is not None else _rival_nodes(puzzle.size, ops)
     if nodes is not None and not logic_decides:
         nodes = NARROWED_NODES
     for _ in range(puzzle.size**2):
@@ -337,8 +353,9 @@ def unique(
             settled, other = (first if first is not None
                               else _rival(puzzle, solution, ops, nodes, proof(puzzle) if proof else None))
             first = None
-        except Undecided:
-            closed = _closure(puzzle)
+        except Undecided as spent:
+            closed = spent.closure
+            assert closed is not None  # `rival` tells it
             if logic_decides:
                 return puzzle, closed
             # Too loose to decide: the open cage of most fillings takes its narrowest clue.
@@ -368,7 +385,7 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
     first has cages merged (`_harden`) rather than being thrown away. Tiers 1 and 2 together are the fast solver's
     propagation, which stands in for them: for the capped solve at tier 3, and for
     the whole of tier 2 (`_normal`). A candidate whose uniqueness search spent its budget
-    (`_rival_nodes`, below LOGIC_DECIDES_BELOW) goes on all the same: every deduction is
+    (`_rival_nodes` below LOGIC_DECIDES_BELOW, or `HARD_NODES`) goes on all the same: every deduction is
     sound, so a solve that finishes proves the puzzle has one solution. On such a board a new clue
     that leaves the puzzle too easy is taken back, and another cage tried.
     """
@@ -377,6 +394,8 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
     hardened_counted = tier > 2 and _counted(size, ops)
     dominoes = MUL_DOMINOES_IN_FOUR if ops == "mul" and not easiest and not hardened_counted else DOMINOES_IN_FOUR
     budgeted = _rival_nodes(size, ops) is not None
+    # The uniqueness searches of a 9×9 all-operator hard candidate (`HARD_NODES`).
+    budget = HARD_NODES if ops == "all" and size >= HARD_BUDGETED_FROM and tier == 3 else None
     # Past hard, a split that makes a hardened + × or × only board too easy is taken back; so is
     # one of an all-operator board up to STEPS_BACK_ALL_UP_TO, and at 9×9 extreme a split or a
     # new clue that does (STEPS_BACK_ALL).
@@ -432,7 +451,10 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                 # Too easy as cut (most are), it goes before any repair. The search comes first:
                 # a puzzle of two solutions never finishes the capped solve, and at 5×5 extreme
                 # 577 of 863 candidates had two (the same puzzles as repairing first, sooner).
-                settled, other = _rival(cut, solution, ops, None, proof(cut) if proof else None)
+                try:
+                    settled, other = _rival(cut, solution, ops, budget, proof(cut) if proof else None)
+                except Undecided as spent:
+                    settled, other = spent.closure, None
                 if other is not None and drops:
                     continue
                 first = settled or _closure(cut), other
@@ -442,7 +464,8 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                     capped = solves.low if solves is not None and solves.puzzle is cut else _capped(cut, tier)
                     if capped is None or isinstance(capped, Marks) and capped.solved:
                         continue
-            made = unique(cut, rng, ops, logic_decides=tier < LOGIC_DECIDES_BELOW, first=first, proof=proof)
+            made = unique(cut, rng, ops, logic_decides=tier < LOGIC_DECIDES_BELOW, first=first, proof=proof,
+                          budget=budget)
         if made is None:
             continue
         puzzle, settled = made

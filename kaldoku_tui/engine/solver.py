@@ -64,7 +64,10 @@ def solve(puzzle: Puzzle, limit: int = 2, other_than: Grid | None = None) -> lis
 
 class Undecided(Exception):
     """A search that spent its budget of nodes before it knew the answer: neither
-    "unique" nor "not unique"."""
+    "unique" nor "not unique". `closure` is the puzzle's `closure`, which the search
+    began from, when a `rival` search says so."""
+
+    closure: list[int] | None = None
 
 
 Proof = tuple[int, Callable[[], bool]]
@@ -106,6 +109,9 @@ def _solutions(
                 [proof[0], proof[1]] if proof is not None else None)
     except _Proved:
         assert not found  # the search stops at the first solution other than `other_than`
+    except Undecided as spent:
+        spent.closure = settled[0]  # spares a caller working it out again
+        raise
     return settled[0], found
 
 
