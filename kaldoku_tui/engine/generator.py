@@ -99,6 +99,13 @@ two 10.1, four 10.0, eight 11.9, thirty 16.1). With + and × (its merged clue de
 6×6 extreme was slower (median 0.12 → 0.19 s over 30 seeds): none there."""
 
 
+MERGE_GLANCE = 20
+"""Search nodes a merge of `_harden` is given to show a rival before it is graded: a rival
+mostly shows within a few nodes, and a merge that tiers below the level finish is unique
+without the proof, the most of a search (9×9 + × unreasonable, seed 104: 16 merges kept
+too easy, each proved unique by a search of ~60 ms). The same puzzles."""
+
+
 BUDGETED_FROM = 8
 RIVAL_NODES = 300
 """From this size up, a hidden operator puzzle's uniqueness search gives up after this many
@@ -449,10 +456,12 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
         if solves is not None and solves.puzzle is puzzle and solves.high is None:
             continue  # tiers below the level solve it
         if tier > 2 and ops in HARDENED_OPS:
-            hardened = _harden(puzzle, settled, tier, rng, ops)
+            judge = _Solves(tier) if tier in SOLVES_PROVE and not budgeted else None
+            hardened = _harden(puzzle, settled, tier, rng, ops, judge)
             if hardened is None:
                 continue
             puzzle, settled = hardened
+            solves = judge  # the solves that proved the last merge unique, where they did
         # Singles and cage fillings cell by cell (tiers 1 and 2) solve it: too easy above
         # tier 2, and the fast solver tells so far sooner than the human-style solves.
         elif tier > 2 and _finished(settled or _closure(puzzle)):
@@ -726,7 +735,7 @@ def _normal(
 
 
 def _harden(
-    puzzle: Puzzle, settled: list[int] | None, tier: int, rng: random.Random, ops: str
+    puzzle: Puzzle, settled: list[int] | None, tier: int, rng: random.Random, ops: str, solves: _Solves | None = None
 ) -> tuple[Puzzle, list[int]] | None:
     """`puzzle` (with one solution or, past the search's budget, none found but its own;
     `settled` its `closure`, None when not yet worked out) with two neighbouring
@@ -735,7 +744,8 @@ def _harden(
     tiers below `tier` no longer do; with its closure. None when no such merge is left
     before that. A merge only loosens the puzzle, so the uniqueness search is the judge;
     wider cages ask for harder deductions. With × only, a dead end goes back a merge
-    (MUL_MERGE_BACKS)."""
+    (MUL_MERGE_BACKS). `solves`, when given, may prove a merge at the level unique
+    (`_kept`)."""
     if _counted(puzzle.size, ops):
         return _harden_counted(puzzle, tier, rng, ops)
     judged = puzzle.size <= JUDGED_MERGES_UP_TO
@@ -745,7 +755,7 @@ def _harden(
         return puzzle, settled
     rivals: list[Grid] = []
     # Depth first: the merges kept from each puzzle on the way, the last puzzle's first.
-    ways = [_kept(_merged(puzzle, rng, ops), tier, ops, judged, rivals)]
+    ways = [_kept(_merged(puzzle, rng, ops), tier, ops, judged, rivals, solves)]
     backs = MUL_MERGE_BACKS if ops == "mul" else 0
     while ways:
         kept = next(ways[-1], None)
@@ -758,7 +768,7 @@ def _harden(
         puzzle, settled, level = kept
         if level == 0:
             return puzzle, settled
-        ways.append(_kept(_merged(puzzle, rng, ops), tier, ops, judged, rivals))
+        ways.append(_kept(_merged(puzzle, rng, ops), tier, ops, judged, rivals, solves))
     return None
 
 
@@ -805,7 +815,7 @@ def _unique_merge(puzzle: Puzzle, rng: random.Random, ops: str) -> Puzzle | None
 
 
 def _kept(
-    puzzles: Iterable[Puzzle], tier: int, ops: str, judged: bool, rivals: list[Grid]
+    puzzles: Iterable[Puzzle], tier: int, ops: str, judged: bool, rivals: list[Grid], solves: _Solves | None = None
 ) -> Iterator[tuple[Puzzle, list[int], int]]:
     """Those of `puzzles` that are unique and not too hard for `tier` (`_against`), each with
     its closure and that verdict, one at a time.
@@ -815,16 +825,35 @@ def _kept(
     down stays so after later merges (they only loosen the rest of the puzzle), and with ×
     alone its merged clue is the same, so the merges a round turns down are not searched
     again in the next (5×5 × only extreme, seeds 115 and 157: 12,410 searches, 58% of them
-    finding a rival, 76% of the time)."""
+    finding a rival, 76% of the time).
+
+    A merge at the level whose search goes on past MERGE_GLANCE nodes asks `solves`, when
+    given, whether they finish it (`_Solves`): `leveled` goes on from them, and the proof,
+    the most of the search (9×9 + × unreasonable, seed 104: 967 nodes, 0.72 s), is spared."""
     for puzzle in puzzles:
         solution = puzzle.solution
         assert solution is not None  # generated puzzles carry their solution
         if any(all(cage.met_by(other) for cage in puzzle.cages) for other in rivals):
             continue
+        nodes = _rival_nodes(puzzle.size, ops)
         try:
-            closed, other = _rival(puzzle, solution, ops, _rival_nodes(puzzle.size, ops))
-        except Undecided:  # not known to stay unique: not kept
-            continue
+            closed, other = _rival(puzzle, solution, ops, MERGE_GLANCE if nodes is None else nodes)
+        except Undecided:
+            if nodes is not None:  # not known to stay unique: not kept
+                continue
+            # No rival soon: graded first, since tiers below the level that finish it
+            # prove it unique, and too hard it is not kept either way.
+            closed = _closure(puzzle)
+            level = _against(puzzle, closed, tier, judged)
+            if level < 0:
+                yield puzzle, closed, level
+                continue
+            if level > 0:
+                continue
+            closed, other = _rival(puzzle, solution, ops, None, solves.proof(puzzle) if solves is not None else None)
+            if other is None:
+                yield puzzle, closed or _closure(puzzle), level
+                continue
         if other is not None:
             rivals.append(other)
         else:
