@@ -234,8 +234,10 @@ class Marks:
             elif len(masks) == 3:
                 first, second, third = masks
                 found = [f for f in source if first >> f[0] & 1 and second >> f[1] & 1 and third >> f[2] & 1]
-            else:
-                found = [f for f in source if all(m >> d & 1 for m, d in zip(masks, f))]
+            else:  # a position at a time: a comprehension each, not a generator per filling
+                found = source
+                for pos, m in enumerate(masks):
+                    found = [f for f in found if m >> f[pos] & 1]
             self._fits[key] = found
         self._last[k] = found
         return found
