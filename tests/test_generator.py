@@ -11,7 +11,8 @@ from kaldoku_tui.terminal import in_ascii
 from kaldoku_tui.engine.cages import (DOMINOES_IN_FOUR, MAX_CELLS, allowed_ops, make_cages, random_blocks,
                                       singles_allowed, split_cage)
 from kaldoku_tui.engine.check import is_solved
-from kaldoku_tui.engine.generator import MUL_DOMINOES_IN_FOUR, _harden, candidate, generate, repair, unique
+from kaldoku_tui.engine.generator import (MUL_DOMINOES_IN_FOUR, _harden, _swapped_rival, candidate, generate, repair,
+                                         unique)
 from kaldoku_tui.engine.kinds import OP_SETS
 from kaldoku_tui.engine.latin import random_latin_square
 from kaldoku_tui.engine.puzzle import Cage, Puzzle, PuzzleError, _connected, combine, to_grid
@@ -291,6 +292,22 @@ def test_a_rival_that_swaps_a_dominos_digits_is_recut_away():
         singles = [sum(len(cage.cells) == 1 for cage in p.cages) for p in (puzzle, repaired)]
         assert singles[1] == singles[0] and len(repaired.cages) == len(puzzle.cages)
     assert seen >= 10 and repaired_count >= 0.8 * seen, (seen, repaired_count)
+
+
+@pytest.mark.parametrize("ops", ["addmul", "mul"])
+def test_a_swapped_rival_is_another_solution_and_found_on_most_candidates_with_two(ops):
+    rng = random.Random(11)
+    found = with_rival = 0
+    for _ in range(30):
+        puzzle = candidate(7, rng, ops)
+        other = _swapped_rival(puzzle)
+        has_rival = rival(puzzle, puzzle.solution)[1] is not None
+        with_rival += has_rival
+        if other is not None:
+            found += 1
+            assert other != puzzle.solution and is_solved(puzzle, other)
+            assert has_rival
+    assert found >= with_rival // 2 > 0
 
 
 def test_a_repair_leaves_the_rival_out_when_some_split_can():

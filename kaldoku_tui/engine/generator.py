@@ -99,6 +99,13 @@ two 10.1, four 10.0, eight 11.9, thirty 16.1). With + and × (its merged clue de
 6×6 extreme was slower (median 0.12 → 0.19 s over 30 seeds): none there."""
 
 
+MERGE_GLANCE = 20
+"""Search nodes a merge of `_harden` is given to show a rival before it is graded: a rival
+mostly shows within a few nodes, and a merge that tiers below the level finish is unique
+without the proof, the most of a search (9×9 + × unreasonable, seed 104: 16 merges kept
+too easy, each proved unique by a search of ~60 ms). The same puzzles."""
+
+
 BUDGETED_FROM = 8
 RIVAL_NODES = 300
 """From this size up, a hidden operator puzzle's uniqueness search gives up after this many
@@ -472,10 +479,12 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
         if solves is not None and solves.puzzle is puzzle and solves.high is None:
             continue  # tiers below the level solve it
         if tier > 2 and ops in HARDENED_OPS:
-            hardened = _harden(puzzle, settled, tier, rng, ops)
+            judge = _Solves(tier) if tier in SOLVES_PROVE and not budgeted else None
+            hardened = _harden(puzzle, settled, tier, rng, ops, judge)
             if hardened is None:
                 continue
             puzzle, settled = hardened
+            solves = judge  # the solves that proved the last merge unique, where they did
         # Singles and cage fillings cell by cell (tiers 1 and 2) solve it: too easy above
         # tier 2, and the fast solver tells so far sooner than the human-style solves.
         elif tier > 2 and _finished(settled or _closure(puzzle)):
@@ -572,24 +581,78 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
 def _repaired_easy(puzzle: Puzzle, rng: random.Random, ops: str) -> tuple[Puzzle, bool] | None:
     """`puzzle` repaired as `unique` repairs it until it has one solution, with whether
     tier 1 finishes it (then it is easy); None when no repair is left, or after one
-    repair per cell. Once repaired, tier 1 is looked at before the search: a puzzle it
-    finishes has one solution (its deductions are sound), and at 9×9 × only nearly
-    every repaired candidate is so, where the search proving it unique, then the tier 1
-    solve, cost twice (2.3 searches a puzzle over 100 seeds, 1.3 of them finding a rival).
-    On the candidate as cut the search goes first: most have a rival (72%), and the
-    search costs less than tier 1 (9×9 × only: 0.7 ms against 0.9)."""
+    repair per cell. A rival is first looked for among the boards that swap two digits
+    along one of their cycles (`_swapped_rival`: 83% of the rivals of 9×9 × only cuts, at a
+    sixth of a search's cost); with none, tier 1 looks, since a puzzle it finishes has
+    one solution (its deductions are sound), and only when it does not finish it does
+    the search look for another rival."""
     solution = puzzle.solution
     assert solution is not None  # generated puzzles carry their solution
-    for repairs in range(puzzle.size**2):
-        if repairs and _tier_one(puzzle):
-            return puzzle, True
-        other = _rival(puzzle, solution, ops, None)[1]
+    for _ in range(puzzle.size**2):
+        other = _swapped_rival(puzzle)
         if other is None:
-            return puzzle, not repairs and bool(_tier_one(puzzle))
+            if _tier_one(puzzle):
+                return puzzle, True
+            other = _rival(puzzle, solution, ops, None)[1]
+            if other is None:
+                return puzzle, False
         repaired = repair(puzzle, other, rng, ops)
         if repaired is None:
             return None
         puzzle = repaired
+    return None
+
+
+def _swapped_rival(puzzle: Puzzle) -> Grid | None:
+    """A solution of `puzzle` (+ and × cages, and any of two cells) other than its own,
+    made by swapping two digits x and y along one of their cycles (from an x to the y of
+    its row, to the x of that y's column, and so on): the rows and columns stay latin, and
+    a cage with as many x as y on the cycle keeps its sum and product (a domino's
+    difference and quotient too). None when no cycle is so balanced in every cage."""
+    n = puzzle.size
+    solution = puzzle.solution
+    assert solution is not None  # generated puzzles carry their solution
+    cage_at = [0] * (n * n)
+    digits = [0] * len(puzzle.cages)  # by cage, the digits it holds as a bitmask
+    for k, cage in enumerate(puzzle.cages):
+        for r, c in cage.cells:
+            cage_at[r * n + c] = k
+            digits[k] |= 1 << solution[r][c]
+    at = [[0] * (n + 1) for _ in range(n)]  # by row, the cell of each digit
+    row_of = [[0] * (n + 1) for _ in range(n)]  # by column, the row of each digit
+    for r, row in enumerate(solution):
+        for c, d in enumerate(row):
+            at[r][d] = r * n + c
+            row_of[c][d] = r
+    for x in range(1, n):
+        for y in range(x + 1, n + 1):
+            # A balanced cycle holds x and y in every cage it meets: rows where the x's or
+            # the y's cage lacks the other digit end the cycles through them.
+            both = 1 << x | 1 << y
+            rows = [digits[cage_at[at[r][x]]] & both == both and digits[cage_at[at[r][y]]] & both == both
+                    for r in range(n)]
+            seen = [False] * n
+            for start in range(n):
+                if seen[start] or not rows[start]:
+                    continue
+                balance: dict[int, int] = {}
+                cycle: list[int] = []
+                r = start
+                while rows[r]:
+                    seen[r] = True
+                    at_x, at_y = at[r][x], at[r][y]
+                    balance[cage_at[at_x]] = balance.get(cage_at[at_x], 0) + 1
+                    balance[cage_at[at_y]] = balance.get(cage_at[at_y], 0) - 1
+                    cycle += (at_x, at_y)
+                    r = row_of[at_y % n][x]
+                    if r == start:
+                        break
+                if rows[r] and not any(balance.values()):
+                    swapped = [list(row) for row in solution]
+                    for i in cycle:
+                        r, c = divmod(i, n)
+                        swapped[r][c] = x + y - swapped[r][c]
+                    return tuple(tuple(row) for row in swapped)
     return None
 
 
@@ -701,7 +764,7 @@ def _normal(
 
 
 def _harden(
-    puzzle: Puzzle, settled: list[int] | None, tier: int, rng: random.Random, ops: str
+    puzzle: Puzzle, settled: list[int] | None, tier: int, rng: random.Random, ops: str, solves: _Solves | None = None
 ) -> tuple[Puzzle, list[int]] | None:
     """`puzzle` (with one solution or, past the search's budget, none found but its own;
     `settled` its `closure`, None when not yet worked out) with two neighbouring
@@ -710,7 +773,8 @@ def _harden(
     tiers below `tier` no longer do; with its closure. None when no such merge is left
     before that. A merge only loosens the puzzle, so the uniqueness search is the judge;
     wider cages ask for harder deductions. With × only, a dead end goes back a merge
-    (MUL_MERGE_BACKS)."""
+    (MUL_MERGE_BACKS). `solves`, when given, may prove a merge at the level unique
+    (`_kept`)."""
     if _counted(puzzle.size, ops):
         return _harden_counted(puzzle, tier, rng, ops)
     judged = puzzle.size <= JUDGED_MERGES_UP_TO
@@ -720,7 +784,7 @@ def _harden(
         return puzzle, settled
     rivals: list[Grid] = []
     # Depth first: the merges kept from each puzzle on the way, the last puzzle's first.
-    ways = [_kept(_merged(puzzle, rng, ops), tier, ops, judged, rivals)]
+    ways = [_kept(_merged(puzzle, rng, ops), tier, ops, judged, rivals, solves)]
     backs = MUL_MERGE_BACKS if ops == "mul" else 0
     while ways:
         kept = next(ways[-1], None)
@@ -733,7 +797,7 @@ def _harden(
         puzzle, settled, level = kept
         if level == 0:
             return puzzle, settled
-        ways.append(_kept(_merged(puzzle, rng, ops), tier, ops, judged, rivals))
+        ways.append(_kept(_merged(puzzle, rng, ops), tier, ops, judged, rivals, solves))
     return None
 
 
@@ -780,7 +844,7 @@ def _unique_merge(puzzle: Puzzle, rng: random.Random, ops: str) -> Puzzle | None
 
 
 def _kept(
-    puzzles: Iterable[Puzzle], tier: int, ops: str, judged: bool, rivals: list[Grid]
+    puzzles: Iterable[Puzzle], tier: int, ops: str, judged: bool, rivals: list[Grid], solves: _Solves | None = None
 ) -> Iterator[tuple[Puzzle, list[int], int]]:
     """Those of `puzzles` that are unique and not too hard for `tier` (`_against`), each with
     its closure and that verdict, one at a time.
@@ -790,16 +854,35 @@ def _kept(
     down stays so after later merges (they only loosen the rest of the puzzle), and with ×
     alone its merged clue is the same, so the merges a round turns down are not searched
     again in the next (5×5 × only extreme, seeds 115 and 157: 12,410 searches, 58% of them
-    finding a rival, 76% of the time)."""
+    finding a rival, 76% of the time).
+
+    A merge at the level whose search goes on past MERGE_GLANCE nodes asks `solves`, when
+    given, whether they finish it (`_Solves`): `leveled` goes on from them, and the proof,
+    the most of the search (9×9 + × unreasonable, seed 104: 967 nodes, 0.72 s), is spared."""
     for puzzle in puzzles:
         solution = puzzle.solution
         assert solution is not None  # generated puzzles carry their solution
         if any(all(cage.met_by(other) for cage in puzzle.cages) for other in rivals):
             continue
+        nodes = _rival_nodes(puzzle.size, ops)
         try:
-            closed, other = _rival(puzzle, solution, ops, _rival_nodes(puzzle.size, ops))
-        except Undecided:  # not known to stay unique: not kept
-            continue
+            closed, other = _rival(puzzle, solution, ops, MERGE_GLANCE if nodes is None else nodes)
+        except Undecided:
+            if nodes is not None:  # not known to stay unique: not kept
+                continue
+            # No rival soon: graded first, since tiers below the level that finish it
+            # prove it unique, and too hard it is not kept either way.
+            closed = _closure(puzzle)
+            level = _against(puzzle, closed, tier, judged)
+            if level < 0:
+                yield puzzle, closed, level
+                continue
+            if level > 0:
+                continue
+            closed, other = _rival(puzzle, solution, ops, None, solves.proof(puzzle) if solves is not None else None)
+            if other is None:
+                yield puzzle, closed or _closure(puzzle), level
+                continue
         if other is not None:
             rivals.append(other)
         else:

@@ -25,6 +25,7 @@ from typing import Callable
 
 from kaldoku_tui.engine.arithmetic import Shape, shape_of
 from kaldoku_tui.engine.fillings import fillings
+from kaldoku_tui.engine.kinds import MAX_SIZE
 from kaldoku_tui.engine.puzzle import Cage, Cell, Grid, Puzzle
 
 TABLE_CELLS = 6
@@ -273,8 +274,13 @@ def _form_bits(n: int, shape: Shape, op: str, target: int) -> tuple[tuple[int, .
     return _unions(table), table
 
 
+_BITS = tuple(1 << d for d in range(MAX_SIZE + 1))
+"""Each digit's one-bit mask, looked up: building a fresh process's filling tables, half
+the time of shifting each digit."""
+
+
 def _as_bits(digit_tuples) -> tuple[tuple[int, ...], ...]:
-    return tuple(tuple(1 << d for d in digits) for digits in digit_tuples)
+    return tuple([tuple([_BITS[d] for d in digits]) for digits in digit_tuples])
 
 
 def _digit(mask: int) -> int:

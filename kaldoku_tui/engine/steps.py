@@ -227,15 +227,19 @@ class Marks:
         if found is None:
             # Candidates only narrow, so the fillings kept last time for this cage hold these.
             wider = self._last.get(k)
-            source = self.layout.fillings(k) if wider is None else wider
+            source: Sequence[Filling] = self.layout.fillings(k) if wider is None else wider
             if len(masks) == 2:
                 first, second = masks
                 found = [f for f in source if first >> f[0] & 1 and second >> f[1] & 1]
             elif len(masks) == 3:
                 first, second, third = masks
                 found = [f for f in source if first >> f[0] & 1 and second >> f[1] & 1 and third >> f[2] & 1]
-            else:
-                found = [f for f in source if all(m >> d & 1 for m, d in zip(masks, f))]
+            else:  # a position at a time: a comprehension each, not a generator per filling
+                first = masks[0]
+                found = [f for f in source if first >> f[0] & 1]
+                for pos in range(1, len(masks)):
+                    m = masks[pos]
+                    found = [f for f in found if m >> f[pos] & 1]
             self._fits[key] = found
         self._last[k] = found
         return found
