@@ -180,10 +180,11 @@ def test_the_generator_still_makes_the_puzzles_of_this_edition():
     marks.append(fingerprint(generate(9, seed=0, level="extreme")))  # edition 15: steps back from a new clue
     marks.append(fingerprint(generate(9, seed=1001, level="hard")))  # edition 16: hard searches on a budget
     marks.append(fingerprint(generate(9, seed=4, ops="addmul", level="easy")))  # edition 16 too: swapped rivals
+    marks.append(fingerprint(generate(7, seed=2, ops="hidden", level="unreasonable")))  # edition 17: narrowed
     # A change may touch a few puzzles in twenty: many small ones catch it.
     marks += [fingerprint(generate(4, seed=seed, level=level)) for seed in range(40) for level in ("normal", "hard")]
     digest = hashlib.sha256(json.dumps([GENERATOR_EDITION, marks]).encode()).hexdigest()[:12]
-    assert digest == "56529f9f5651", "the generator changed: bump GENERATOR_EDITION"
+    assert digest == "e48cced28c1f", "the generator changed: bump GENERATOR_EDITION"
 
 
 def test_a_seed_code_of_this_edition_still_opens_its_puzzle():

@@ -125,6 +125,11 @@ trials that grade an unreasonable one cost far less on it. 8×8 hidden unreasona
 it); 100 nodes 0.15 s and 0.98 s; 60 nodes 0.09 s and 0.81 s; 40 nodes 0.07 s and 0.25 s
 (9×9, seeds 100..129: 100 nodes 0.16 s and 0.48 s; 40 nodes 0.13 s and 0.83 s)."""
 
+NARROWED_FROM = 7
+"""From this size up (below BUDGETED_FROM, where every search has a budget), a hidden
+operator unreasonable candidate is searched on NARROWED_NODES too, and narrowed until that
+search decides: on a loose 7×7 board the trials that grade it took up to 3 s."""
+
 LOGIC_DECIDES_BELOW = 5
 """Below this tier, a leveled candidate whose uniqueness search spent its budget goes on to
 the human-style solve; from it up, it is narrowed until the search decides (`unique`):
@@ -403,6 +408,10 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
     budgeted = _rival_nodes(size, ops) is not None
     # The uniqueness searches of a 9×9 all-operator hard candidate (`HARD_NODES`).
     budget = HARD_NODES if ops == "all" and size >= HARD_BUDGETED_FROM and tier == 3 else None
+    # A 7×7 hidden unreasonable candidate is narrowed until the search decides (`NARROWED_FROM`).
+    narrowed = tier == 5 and ops in HIDDEN_OPS and NARROWED_FROM <= size < BUDGETED_FROM
+    if narrowed:
+        budget = NARROWED_NODES
     # Past hard, a split that makes a hardened + × or × only board too easy is taken back; so is
     # one of an all-operator board up to STEPS_BACK_ALL_UP_TO, and at 9×9 extreme a split or a
     # new clue that does (STEPS_BACK_ALL).
@@ -462,6 +471,9 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                     settled, other = _rival(cut, solution, ops, budget, proof(cut) if proof else None)
                 except Undecided as spent:
                     settled, other = spent.closure, None
+                    undecided = True
+                else:
+                    undecided = False
                 if other is not None and drops:
                     continue
                 first = settled or _closure(cut), other
@@ -471,6 +483,8 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                     capped = solves.low if solves is not None and solves.puzzle is cut else _capped(cut, tier)
                     if capped is None or isinstance(capped, Marks) and capped.solved:
                         continue
+                if undecided and narrowed:
+                    first = None  # not known unique: `unique` narrows it
             made = unique(cut, rng, ops, logic_decides=tier < LOGIC_DECIDES_BELOW, first=first, proof=proof,
                           budget=budget)
         if made is None:
