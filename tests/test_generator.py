@@ -416,11 +416,12 @@ def test_a_uniqueness_search_out_of_its_budget_is_undecided_never_unique():
     assert rival(small, small.solution, nodes=10**6) == rival(small, small.solution)
 
 
-@pytest.mark.parametrize("size, seed, level", [(9, 4, "normal"), (9, 10, "extreme"), (8, 9, "extreme")])
+@pytest.mark.parametrize("size, seed, level",
+                         [(9, 4, "normal"), (9, 10, "extreme"), (8, 9, "extreme"), (7, 50, "unreasonable")])
 def test_hidden_boards_that_settle_nothing_are_still_made_at_their_level(size, seed, level):
     """Seeds that took 18 s, 13 s and 5 s at edition 10 (cut to dominoes, a hidden board
-    settles nothing): made at their level by the grader, with one solution, every
-    operation still hidden."""
+    settles nothing), and 5.6 s at edition 16 (trials on a loose 7×7 board): made at their
+    level by the grader, with one solution, every operation still hidden."""
     puzzle = generate(size, seed=seed, ops="hidden", level=level)
     assert tier_needed(puzzle) == LEVELS.index(level) + 1
     assert all(cage.op == "?" for cage in puzzle.cages if len(cage.cells) > 1)
