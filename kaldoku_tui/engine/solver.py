@@ -343,8 +343,10 @@ def _propagate(
     peers, lines, lines_of, cage_of = layout.peers, layout.lines, layout.lines_of, layout.cage_of
     cage_cells = layout.cage_cells
     digits_of, bits = _DIGITS_OF, _BITS
+    looked: set[int] = set()  # cells whose lines are yet to be looked at for hidden singles
     while changed:
         batch, changed = changed, set()
+        looked |= batch
         for i in batch:
             v = values[i]
             if v & (v - 1) == 0:
@@ -413,7 +415,11 @@ def _propagate(
                 if v & allowed != v:
                     values[i] = v & allowed
                     changed.add(i)
-        for line in {line for i in batch for line in lines_of[i]}:
+        if changed:
+            continue
+        # Lines last, once singles and cages have nothing left to do: a line costs a
+        # look at each of its cells, so it is looked at once after many changes.
+        for line in {line for i in looked for line in lines_of[i]}:
             cells = lines[line]
             once = twice = 0
             for i in cells:
@@ -423,15 +429,20 @@ def _propagate(
             if once.bit_count() < len(cells):
                 return False
             lone = once & ~twice
-            if lone:
+            if lone:  # each digit of `lone` is in one cell: stop once all are found
                 for i in cells:
                     v = values[i]
                     here = v & lone
-                    if here and v != here:
-                        if here & (here - 1):
-                            return False
-                        values[i] = here
-                        changed.add(i)
+                    if here:
+                        if v != here:
+                            if here & (here - 1):
+                                return False
+                            values[i] = here
+                            changed.add(i)
+                        lone ^= here
+                        if not lone:
+                            break
+        looked = set()
     return True
 
 
