@@ -341,7 +341,7 @@ def _propagate(
     each change brings back the rules that look at the changed cell: the rules are
     written out here, in one loop, because this is where the solvers spend their time."""
     peers, lines, lines_of, cage_of = layout.peers, layout.lines, layout.lines_of, layout.cage_of
-    cage_cells = layout.cage_cells
+    cage_cells, n = layout.cage_cells, layout.size
     digits_of, bits = _DIGITS_OF, _BITS
     looked: set[int] = set()  # cells whose lines are yet to be looked at for hidden singles
     while changed:
@@ -426,7 +426,7 @@ def _propagate(
                 v = values[i]
                 twice |= once & v
                 once |= v
-            if once.bit_count() < len(cells):
+            if once.bit_count() < n:
                 return False
             lone = once & ~twice
             if lone:  # each digit of `lone` is in one cell: stop once all are found
