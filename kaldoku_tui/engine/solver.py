@@ -269,7 +269,7 @@ def _settle(layout: _Layout, values: Values | None = None) -> tuple[Values, Opti
     return values, options
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=4096)
 def _bit_table(n: int, cage: Cage) -> Pairs | Listed:
     """The fillings of `cage`, every one left, as the propagation keeps them; remembered
     by cage too, since each search starts from every cage's table (a fifth as long)."""
