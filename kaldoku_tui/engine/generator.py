@@ -303,7 +303,7 @@ def _recut_pair(puzzle: Puzzle, cages: list[Cage], other: Grid, rng: random.Rand
         if ops == "mul":  # × alone has one clue for any cells: seen without dealing
             if all(_product(other, cells) == _product(solution, cells) for cells in (part, rest)):
                 continue
-            halves = [Cage(cells, "*", _product(solution, cells)) for cells in (part, rest)]
+            halves = [Cage.trusted(cells, "*", _product(solution, cells)) for cells in (part, rest)]
             return Puzzle.trusted(puzzle.size, others + halves, solution)
         halves = make_cages([part, rest], solution, rng, ops, others)
         if not all(half.met_by(other) for half in halves):
@@ -634,39 +634,45 @@ def _swapped_rival(puzzle: Puzzle) -> Grid | None:
             digits[k] |= 1 << solution[r][c]
     at = [[0] * (n + 1) for _ in range(n)]  # by row, the cell of each digit
     row_of = [[0] * (n + 1) for _ in range(n)]  # by column, the row of each digit
+    # By digit pair x < y, the rows (bitmask) where the x's cage holds a y and the y's cage
+    # an x: a balanced cycle holds x and y in every cage it meets, so it keeps to them.
+    both_rows: dict[tuple[int, int], int] = {}
     for r, row in enumerate(solution):
         for c, d in enumerate(row):
             at[r][d] = r * n + c
             row_of[c][d] = r
-    for x in range(1, n):
-        for y in range(x + 1, n + 1):
-            # A balanced cycle holds x and y in every cage it meets: rows where the x's or
-            # the y's cage lacks the other digit end the cycles through them.
-            both = 1 << x | 1 << y
-            rows = [digits[cage_at[at[r][x]]] & both == both and digits[cage_at[at[r][y]]] & both == both
-                    for r in range(n)]
-            seen = [False] * n
-            for start in range(n):
-                if seen[start] or not rows[start]:
-                    continue
-                balance: dict[int, int] = {}
-                cycle: list[int] = []
-                r = start
-                while rows[r]:
-                    seen[r] = True
-                    at_x, at_y = at[r][x], at[r][y]
-                    balance[cage_at[at_x]] = balance.get(cage_at[at_x], 0) + 1
-                    balance[cage_at[at_y]] = balance.get(cage_at[at_y], 0) - 1
-                    cycle += (at_x, at_y)
-                    r = row_of[at_y % n][x]
-                    if r == start:
-                        break
-                if rows[r] and not any(balance.values()):
-                    swapped = [list(row) for row in solution]
-                    for i in cycle:
-                        r, c = divmod(i, n)
-                        swapped[r][c] = x + y - swapped[r][c]
-                    return tuple(tuple(row) for row in swapped)
+        for c, x in enumerate(row):
+            larger = digits[cage_at[r * n + c]] >> x + 1
+            y = x
+            while larger:
+                y += 1
+                if larger & 1 and digits[cage_at[at[r][y]]] >> x & 1:
+                    both_rows[x, y] = both_rows.get((x, y), 0) | 1 << r
+                larger >>= 1
+    for x, y in sorted(pair for pair, rows in both_rows.items() if rows & (rows - 1)):
+        rows = both_rows[x, y]
+        seen = 0
+        for start in range(n):
+            if seen >> start & 1 or not rows >> start & 1:
+                continue
+            balance: dict[int, int] = {}
+            cycle: list[int] = []
+            r = start
+            while rows >> r & 1:
+                seen |= 1 << r
+                at_x, at_y = at[r][x], at[r][y]
+                balance[cage_at[at_x]] = balance.get(cage_at[at_x], 0) + 1
+                balance[cage_at[at_y]] = balance.get(cage_at[at_y], 0) - 1
+                cycle += (at_x, at_y)
+                r = row_of[at_y % n][x]
+                if r == start:
+                    break
+            if rows >> r & 1 and not any(balance.values()):
+                swapped = [list(row) for row in solution]
+                for i in cycle:
+                    r, c = divmod(i, n)
+                    swapped[r][c] = x + y - swapped[r][c]
+                return tuple(tuple(row) for row in swapped)
     return None
 
 
@@ -919,7 +925,7 @@ def _merged_cage(first: Cage, second: Cage, solution: Grid, rng: random.Random, 
     deals it beside the cages `rest`."""
     cells = tuple(sorted(first.cells + second.cells))
     if ops == "mul":  # × alone has one clue for any cells: no need to deal out the operations
-        return Cage(cells, "*", first.target * second.target)
+        return Cage.trusted(cells, "*", first.target * second.target)
     return make_cages([cells], solution, rng, ops, rest)[0]
 
 
