@@ -21,7 +21,7 @@ from kaldoku_tui.engine.arithmetic import shape_of
 from kaldoku_tui.engine.cages import (DOMINOES_IN_FOUR, MAX_CELLS, allowed_ops, make_cages, neighbours, random_blocks,
                                       singles_allowed, split_cage)
 from kaldoku_tui.engine.errors import Stopped as Stopped  # where callers catch it
-from kaldoku_tui.engine.fillings import CageTooLarge, fillings
+from kaldoku_tui.engine.fillings import CageTooLarge, fillings, fillings_bound
 from kaldoku_tui.engine.kinds import (HIDDEN_OPS, LEVELS, MAX_SIZE, MIN_SIZE, OP_SETS, levels_for, offered_levels,
                                       why_impossible)
 from kaldoku_tui.engine.latin import random_isotope, random_latin_square
@@ -176,6 +176,18 @@ median / mean / most ms, none 14.7 / 21.1 / 97 and 14.1 / 20.7 / 106; 10 nodes 1
 23.4 / 176 and 13.5 / 20.8 / 93 (101 candidates against 71: rivals left for splits to
 remove); 20 nodes 13.4 / 15.9 / 50 and 13.1 / 18.7 / 101; 40 nodes 13.4 / 16.6 / 61 and
 13.5 / 18.1 / 69. Generator edition 16."""
+
+
+MERGED_FILLINGS = 1500
+MERGED_FILLINGS_FROM = 8
+"""From this size up, a + × candidate hardened for extreme or unreasonable (`_harden`) merges
+no two cages whose merged clue more than MERGED_FILLINGS fillings may meet (`fillings_bound`):
+a 6-cell + cage of a middle sum has 12,000 to 19,000, and the solves and searches that filter
+such tables took nearly all of the slowest seeds (9×9 unreasonable, seed 317: 1.1 s and 1.5 s
+in one merge's proof). Seeds 300..359, CPU s median / second slowest / most, no cap, 3,000
+and 1,500: 9×9 unreasonable 0.18 / 2.09 / 2.87, 0.13 / 0.41 / 0.47, 0.10 / 0.41 / 0.75; 9×9
+extreme 0.27 / 1.01 / 1.24, 0.19 / 1.36 / 1.44, 0.17 / 0.99 / 1.05; 8×8 extreme 0.36 / 1.37 /
+3.00, 0.23 / 1.11 / 1.38, 0.19 / 0.92 / 1.21 (seeds 0..29, 800 against 1,500: no better)."""
 
 
 def _counted(size: int, ops: str) -> bool:
@@ -804,7 +816,8 @@ def _harden(
         return puzzle, settled
     rivals: list[Grid] = []
     # Depth first: the merges kept from each puzzle on the way, the last puzzle's first.
-    ways = [_kept(_merged(puzzle, rng, ops), tier, ops, judged, rivals, solves)]
+    widest = MERGED_FILLINGS if ops == "addmul" and tier > 3 and puzzle.size >= MERGED_FILLINGS_FROM else None
+    ways = [_kept(_merged(puzzle, rng, ops, widest), tier, ops, judged, rivals, solves)]
     backs = MUL_MERGE_BACKS if ops == "mul" else 0
     while ways:
         kept = next(ways[-1], None)
@@ -817,7 +830,7 @@ def _harden(
         puzzle, settled, level = kept
         if level == 0:
             return puzzle, settled
-        ways.append(_kept(_merged(puzzle, rng, ops), tier, ops, judged, rivals, solves))
+        ways.append(_kept(_merged(puzzle, rng, ops, widest), tier, ops, judged, rivals, solves))
     return None
 
 
@@ -911,13 +924,18 @@ def _kept(
                 yield puzzle, closed, level
 
 
-def _merged(puzzle: Puzzle, rng: random.Random, ops: str) -> Iterator[Puzzle]:
-    """`puzzle` with two neighbouring cages merged, each pair of `_merges` in turn."""
+def _merged(puzzle: Puzzle, rng: random.Random, ops: str, widest: int | None = None) -> Iterator[Puzzle]:
+    """`puzzle` with two neighbouring cages merged, each pair of `_merges` in turn; with
+    `widest`, only where the merged cage's clue may be met by no more fillings than that
+    (`fillings_bound`)."""
     solution = puzzle.solution
     assert solution is not None  # generated puzzles carry their solution
     for first, second in _merges(puzzle, rng):
         rest = [cage for cage in puzzle.cages if cage is not first and cage is not second]
-        yield Puzzle.trusted(puzzle.size, rest + [_merged_cage(first, second, solution, rng, ops, rest)], solution)
+        merged = _merged_cage(first, second, solution, rng, ops, rest)
+        if widest is not None and fillings_bound(puzzle.size, merged) > widest:
+            continue
+        yield Puzzle.trusted(puzzle.size, rest + [merged], solution)
 
 
 def _merged_cage(first: Cage, second: Cage, solution: Grid, rng: random.Random, ops: str, rest: list[Cage]) -> Cage:
