@@ -281,11 +281,9 @@ def repair(puzzle: Puzzle, other: Grid, rng: random.Random, ops: str) -> Puzzle 
     """
     solution = puzzle.solution
     assert solution is not None
-    disputed = [
-        cage
-        for cage in puzzle.cages
-        if len(cage.cells) > 1 and any(solution[r][c] != other[r][c] for r, c in cage.cells)
-    ]
+    differ = {(r, c) for r, (mine, theirs) in enumerate(zip(solution, other)) if mine != theirs
+              for c, digit in enumerate(mine) if digit != theirs[c]}
+    disputed = [cage for cage in puzzle.cages if len(cage.cells) > 1 and not differ.isdisjoint(cage.cells)]
     return (_split_one(puzzle, disputed, rng, ops, easiest=False, rival=other)
             or _recut_pair(puzzle, disputed, other, rng, ops)
             or _split_one(puzzle, disputed, rng, ops, easiest=False))
@@ -299,18 +297,23 @@ def _recut_pair(puzzle: Puzzle, cages: list[Cage], other: Grid, rng: random.Rand
     solution = puzzle.solution
     assert solution is not None  # generated puzzles carry their solution
     cage_at = {cell: cage for cage in puzzle.cages for cell in cage.cells}
+    # Each cut as its cages, region and part at the top left corner: placed only when tried.
     choices = []
     for cage in cages:
         near = {cage_at[nb] for cell in cage.cells for nb in neighbours(puzzle.size, cell)} - {cage}
         for neighbour in sorted(near, key=lambda c: c.cells):
-            region = tuple(sorted(cage.cells + neighbour.cells))
-            if len(neighbour.cells) < 2 or len(region) > MAX_CELLS:
+            if len(neighbour.cells) < 2 or len(cage.cells) + len(neighbour.cells) > MAX_CELLS:
                 continue
-            for part in _cuts(region):
-                if part not in (cage.cells, neighbour.cells):
-                    choices.append((cage, neighbour, part, tuple(c for c in region if c not in part)))
+            region = tuple(sorted(cage.cells + neighbour.cells))
+            top, left = region[0][0], min(c for _, c in region)
+            placed = (tuple((r - top, c - left) for r, c in cage.cells),
+                      tuple((r - top, c - left) for r, c in neighbour.cells))
+            choices += ((cage, neighbour, region, top, left, cut)
+                        for cut in _shape_cuts(shape_of(region)) if cut not in placed)
     rng.shuffle(choices)
-    for cage, neighbour, part, rest in choices:
+    for cage, neighbour, region, top, left, cut in choices:
+        part = tuple((r + top, c + left) for r, c in cut)
+        rest = tuple(c for c in region if c not in part)
         others = [c for c in puzzle.cages if c is not cage and c is not neighbour]
         if ops == "mul":  # × alone has one clue for any cells: seen without dealing
             if all(_product(other, cells) == _product(solution, cells) for cells in (part, rest)):
@@ -328,17 +331,11 @@ def _product(grid: Grid, cells: tuple[Cell, ...]) -> int:
     return prod(grid[r][c] for r, c in cells)
 
 
-def _cuts(region: tuple[Cell, ...]) -> list[tuple[Cell, ...]]:
-    """The connected parts of `region` (in reading order) that hold its first cell and
-    leave a connected rest, each of two or more cells."""
-    top = min(r for r, _ in region)
-    left = min(c for _, c in region)
-    return [tuple((r + top, c + left) for r, c in part) for part in _shape_cuts(shape_of(region))]
-
-
 @lru_cache(maxsize=4096)
 def _shape_cuts(shape: tuple[Cell, ...]) -> tuple[tuple[Cell, ...], ...]:
-    """_cuts of a region at the top left corner: regions of one shape share them."""
+    """The connected parts of a region at the top left corner (in reading order) that hold
+    its first cell and leave a connected rest, each of two or more cells: regions of one
+    shape share them."""
     first, *others = shape
     cuts = []
     for mask in range(1 << len(others)):
@@ -644,15 +641,11 @@ def _swapped_rival(puzzle: Puzzle) -> Grid | None:
         for r, c in cage.cells:
             cage_at[r * n + c] = k
             digits[k] |= 1 << solution[r][c]
-    at = [[0] * (n + 1) for _ in range(n)]  # by row, the cell of each digit
-    row_of = [[0] * (n + 1) for _ in range(n)]  # by column, the row of each digit
+    at, row_of = _places(solution)
     # By digit pair x < y, the rows (bitmask) where the x's cage holds a y and the y's cage
     # an x: a balanced cycle holds x and y in every cage it meets, so it keeps to them.
     both_rows: dict[tuple[int, int], int] = {}
     for r, row in enumerate(solution):
-        for c, d in enumerate(row):
-            at[r][d] = r * n + c
-            row_of[c][d] = r
         for c, x in enumerate(row):
             larger = digits[cage_at[r * n + c]] >> x + 1
             y = x
@@ -686,6 +679,20 @@ def _swapped_rival(puzzle: Puzzle) -> Grid | None:
                     swapped[r][c] = x + y - swapped[r][c]
                 return tuple(tuple(row) for row in swapped)
     return None
+
+
+@lru_cache(maxsize=16)
+def _places(solution: Grid) -> tuple[list[list[int]], list[list[int]]]:
+    """By row, the cell (index in reading order) of each digit, and by column, the row of
+    each digit: remembered, as a candidate's repairs keep its square."""
+    n = len(solution)
+    at = [[0] * (n + 1) for _ in range(n)]
+    row_of = [[0] * (n + 1) for _ in range(n)]
+    for r, row in enumerate(solution):
+        for c, d in enumerate(row):
+            at[r][d] = r * n + c
+            row_of[c][d] = r
+    return at, row_of
 
 
 def _tier_one(puzzle: Puzzle) -> bool | None:
