@@ -298,7 +298,7 @@ def _recut_pair(puzzle: Puzzle, cages: list[Cage], other: Grid, rng: random.Rand
     assert solution is not None  # generated puzzles carry their solution
     cage_at = {cell: cage for cage in puzzle.cages for cell in cage.cells}
     # Each cut as its cages, region and part at the top left corner: placed only when tried.
-    choices = []
+    choices: list[tuple[Cage, Cage, tuple[Cell, ...], int, int, tuple[Cell, ...]]] = []
     for cage in cages:
         near = {cage_at[nb] for cell in cage.cells for nb in neighbours(puzzle.size, cell)} - {cage}
         for neighbour in sorted(near, key=lambda c: c.cells):
