@@ -89,4 +89,5 @@ def random_isotope(square: Grid, rng: random.Random) -> Grid:
     rng.shuffle(rows)
     rng.shuffle(cols)
     rng.shuffle(digits)
-    return tuple(tuple(digits[square[r][c] - 1] for c in cols) for r in rows)
+    relabel = [0, *digits]
+    return tuple([tuple([relabel[row[c]] for c in cols]) for row in (square[r] for r in rows)])
