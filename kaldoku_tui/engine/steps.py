@@ -92,6 +92,10 @@ class Layout:
         self.cage_cells: list[list[int]] = [[r * n + c for r, c in cage.cells] for cage in puzzle.cages]
         self.cage_of: list[int] = [puzzle.cage_index((i // n, i % n)) for i in range(n * n)]
         self._propagation: dict[bool, Propagation] = {}
+        self.idle: dict[Callable, tuple[tuple[int, ...], tuple[bool, ...]]] = {}
+        """For the grader, by technique: the last board (candidates, placed) on which it
+        found nothing. Tiers 3 and 4 see the same board again and again (a tier's solve
+        that stalls starts over one tier up, trials and both ends of a level meet it)."""
 
     def propagation(self, by_cell: bool) -> Propagation | None:
         """The fast solver's singles and cage fillings, cell by cell or as a whole, on

@@ -251,13 +251,19 @@ def check(marks: Marks) -> None:
 
 def _quick_pass(marks: Marks, max_tier: int, steps: list[Step]) -> bool:
     """One round of the techniques above tier 2 (settle does the rest), the easiest first."""
+    idle = marks.layout.idle
+    board = (tuple(marks.cand), tuple(marks.placed))
     for tier, technique in TECHNIQUES:
         if tier > max_tier:
             return False
         if tier < 3:
             continue
+        if tier < 5 and idle.get(technique) == board:
+            continue  # a technique finds the same on the same board of the same puzzle
         # All found on one board, then applied: each stays true on the narrower board.
         found = list(technique(marks)) if tier < 5 else _quick_trials(marks)
+        if not found and tier < 5:
+            idle[technique] = board
         for step in found:
             if step is not None:
                 steps.append(step)
