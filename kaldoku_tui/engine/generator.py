@@ -163,6 +163,30 @@ and with: 5×5 extreme 83 / 109, 56 → 56 / 84, 34; 5×5 unreasonable 27 / 40, 
 extreme: 8.5 → 10.5 candidates)."""
 
 
+NORMAL_SEARCHED_LATE_FROM = 8
+"""From this size up, an all-operator normal candidate goes to `_normal` as cut, with no
+uniqueness search first: a puzzle its closure finishes has one solution, so the search is
+needed only where no split or new clue is left (a rival there keeps the closure open),
+and then `repair` removes the rival it finds. Searching first, 8×8 normal spent 40% of
+its time proving candidates unique that `_normal` then finished anyway. (At 7×7 the
+searches are cheap and the repairs they steer leave fewer candidates too easy.) 8×8 normal,
+seeds 0..59, median / mean ms, interleaved: searched first 16.1 / 22.7, late 13.2 / 18.2;
+9×9 normal, seeds 0..39: 37 / 52 → 15 / 24."""
+
+NORMAL_RIVAL_NODES = 20
+"""The budget of such a late search: past it the candidate is dropped, since a board with
+no split or new clue left that no rival shows on soon is mostly unique and stuck, and the
+proof would be spent for nothing (9×9 normal, seeds 40..99: 54 of 176 candidates ended
+after one repair). Median / mean ms, interleaved, none and 20: 9×9 29.7 / 37.7 → 24.8 /
+32.7, 8×8 13.2 / 18.2 → 12.7 / 15.9."""
+
+NORMAL_MAX_CELLS = 4
+"""The largest cage of such a candidate: a normal puzzle keeps hardly any larger (8×8, seeds
+0..39: 4 cages of 4 cells in 1,210, none larger), so splitting them down was wasted work.
+8×8 normal, seeds 0..59, median / mean ms, interleaved: 6 cells 12.7 / 15.9, 4 cells 9.7 /
+13.5; 9×9, seeds 0..39, about the same (15.0 / 24.2 and 15.1 / 24.1)."""
+
+
 HARD_BUDGETED_FROM = 9
 HARD_NODES = 20
 """From this size up, an all-operator hard candidate's uniqueness search gives up after
@@ -406,6 +430,7 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
     hardened_counted = tier > 2 and _counted(size, ops)
     dominoes = MUL_DOMINOES_IN_FOUR if ops == "mul" and not easiest and not hardened_counted else DOMINOES_IN_FOUR
     budgeted = _rival_nodes(size, ops) is not None
+    searched_late = tier == 2 and ops == "all" and size >= NORMAL_SEARCHED_LATE_FROM
     # The uniqueness searches of a 9×9 all-operator hard candidate (`HARD_NODES`).
     budget = HARD_NODES if ops == "all" and size >= HARD_BUDGETED_FROM and tier == 3 else None
     # A 7×7 hidden unreasonable candidate is narrowed until the search decides (`NARROWED_FROM`).
@@ -443,7 +468,9 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
         if attempt % SQUARE_REUSE == 0:
             square = random_latin_square(size, rng)
         solution = random_isotope(square, rng)
-        cages = make_cages(random_blocks(size, rng, dominoes_in_four=dominoes), solution, rng, ops, easiest=easiest,
+        blocks = random_blocks(size, rng, max_cells=NORMAL_MAX_CELLS if searched_late else MAX_CELLS,
+                               dominoes_in_four=dominoes)
+        cages = make_cages(blocks, solution, rng, ops, easiest=easiest,
                            widest=tier > 3 and ops == "all" and size <= WIDEST_CLUES_UP_TO)
         cut = Puzzle.trusted(size, cages, solution)
         first = capped = None
@@ -458,9 +485,10 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
             if easy[1]:
                 return easy[0]
             made = easy[0], None  # one solution, but tier 1 does not finish it: split below
-        elif tier == 2 and budgeted:
+        elif tier == 2 and (budgeted or searched_late):
             # `_normal` keeps only a puzzle its closure finishes, which has one solution,
-            # and the search would mostly spend its budget (9×9: 65 ms a candidate) for nothing.
+            # and the search would mostly spend its budget (9×9: 65 ms a candidate) for nothing;
+            # from NORMAL_SEARCHED_LATE_FROM up, most of it would be spent proving (`_normal`).
             made = cut, _closure(cut)
         else:
             if tier > 2 and ops not in HARDENED_OPS:
@@ -506,7 +534,8 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
         if easiest and not easy_first and _tier_one(puzzle):
             return puzzle
         if tier == 2:
-            normal = _normal(puzzle, settled or _closure(puzzle), rng, ops, stop, pins=budgeted)
+            normal = _normal(puzzle, settled or _closure(puzzle), rng, ops, stop, pins=budgeted,
+                             rivals=searched_late)
             if normal is not None:
                 return normal
             continue
@@ -744,7 +773,8 @@ def _capped(puzzle: Puzzle, tier: int) -> Marks | bool | None:
 
 
 def _normal(
-    puzzle: Puzzle, settled: list[int], rng: random.Random, ops: str, stop: Callable[[], bool], pins: bool = False
+    puzzle: Puzzle, settled: list[int], rng: random.Random, ops: str, stop: Callable[[], bool], pins: bool = False,
+    rivals: bool = False,
 ) -> Puzzle | None:
     """`puzzle` (whose `closure` is `settled`) with cages split or given narrower clues
     until singles and cage fillings cell by cell (tiers 1 and 2) finish it; None when
@@ -760,8 +790,13 @@ def _normal(
     Here only as the last resort: at once, 9×9 normal was 0.13 s instead of 0.22 s at the
     median but had 8 to 15 cages of one digit pair or set instead of 4 to 9. The splits of
     `leveled` (hard and up) take such clues at once: as a last resort there, 9×9 extreme
-    was 1.31 s median and 2.9 s at most over 12 seeds, at once 0.52 s and 1.6 s."""
+    was 1.31 s median and 2.9 s at most over 12 seeds, at once 0.52 s and 1.6 s.
+
+    With `rivals` (a candidate not searched before, NORMAL_SEARCHED_LATE_FROM), when nothing
+    else is left, a rival solution the search finds is repaired away (`repair`), at most
+    once per row."""
     n = puzzle.size
+    repairs = n if rivals else 0  # a recut may let a new rival in
     while True:
         if stop():
             raise Stopped(f"stopped making a {n}×{n} normal puzzle")
@@ -771,10 +806,25 @@ def _normal(
         changed = (_split_one(puzzle, open_cages, rng, ops, easiest=False)
                    or _reclue_open_cage(puzzle, open_cages, ops, easiest=False)
                    or (_reclue_open_cage(puzzle, open_cages, ops, easiest=True) if pins else None))
+        if changed is None and repairs > 0:
+            repairs -= 1
+            changed = _repaired_once(puzzle, rng, ops)
         if changed is None:
             return None
         puzzle = changed
         settled = _closure(puzzle)
+
+
+def _repaired_once(puzzle: Puzzle, rng: random.Random, ops: str) -> Puzzle | None:
+    """`puzzle` repaired (`repair`) so that a rival solution found by the search no longer
+    solves it; None when it has none, or no repair is left."""
+    solution = puzzle.solution
+    assert solution is not None  # generated puzzles carry their solution
+    try:
+        other = _rival(puzzle, solution, ops, NORMAL_RIVAL_NODES)[1]
+    except Undecided:
+        return None
+    return repair(puzzle, other, rng, ops) if other is not None else None
 
 
 def _harden(
