@@ -187,7 +187,7 @@ NORMAL_MAX_CELLS = 4
 13.5; 9×9, seeds 0..39, about the same (15.0 / 24.2 and 15.1 / 24.1)."""
 
 
-HARD_BUDGETED_FROM = 9
+HARD_BUDGETED_FROM = 7
 HARD_NODES = 20
 """From this size up, an all-operator hard candidate's uniqueness search gives up after
 this many nodes, and the candidate goes on to the human-style solve at tier 3 (as
@@ -199,7 +199,16 @@ hundreds (seed 1001: one of 850 nodes, 0.28 s of its 0.31 s). Seeds 0..59 and 10
 median / mean / most ms, none 14.7 / 21.1 / 97 and 14.1 / 20.7 / 106; 10 nodes 13.2 /
 23.4 / 176 and 13.5 / 20.8 / 93 (101 candidates against 71: rivals left for splits to
 remove); 20 nodes 13.4 / 15.9 / 50 and 13.1 / 18.7 / 101; 40 nodes 13.4 / 16.6 / 61 and
-13.5 / 18.1 / 69. Generator edition 16."""
+13.5 / 18.1 / 69. Generator edition 16. From 7×7 since edition 18 (with HARD_MAX_CELLS,
+seeds 60..119, median / mean ms, interleaved: 8×8 8.5 / 10.0 → 8.0 / 10.1, 7×7 4.2 / 6.1
+→ 4.0 / 6.1)."""
+
+HARD_MAX_CELLS = 5
+"""The largest cage of such a candidate: a hard puzzle keeps hardly any larger (seeds 0..29,
+8×8: 9 cages of 4 cells and 1 of 5 in 892; 7×7 9 and 2 in 665), so splitting them down was
+wasted work. Median / mean ms, interleaved, 6 cells and 5: 8×8 (seeds 60..119) 11.9 / 12.9
+→ 8.5 / 10.0; 7×7 4.8 / 8.3 → 4.2 / 6.1; 9×9 (seeds 0..39) 15.0 / 18.7 → 11.5 / 14.9 (4
+cells: 12.5 / 17.9)."""
 
 
 def _counted(size: int, ops: str) -> bool:
@@ -431,8 +440,11 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
     dominoes = MUL_DOMINOES_IN_FOUR if ops == "mul" and not easiest and not hardened_counted else DOMINOES_IN_FOUR
     budgeted = _rival_nodes(size, ops) is not None
     searched_late = tier == 2 and ops == "all" and size >= NORMAL_SEARCHED_LATE_FROM
-    # The uniqueness searches of a 9×9 all-operator hard candidate (`HARD_NODES`).
-    budget = HARD_NODES if ops == "all" and size >= HARD_BUDGETED_FROM and tier == 3 else None
+    # The uniqueness searches of a 7×7 to 9×9 all-operator hard candidate (`HARD_NODES`).
+    hard_all = ops == "all" and size >= HARD_BUDGETED_FROM and tier == 3
+    budget = HARD_NODES if hard_all else None
+    # Cages no larger than the level keeps (`NORMAL_MAX_CELLS`, `HARD_MAX_CELLS`).
+    max_cells = NORMAL_MAX_CELLS if searched_late else HARD_MAX_CELLS if hard_all else MAX_CELLS
     # A 7×7 hidden unreasonable candidate is narrowed until the search decides (`NARROWED_FROM`).
     narrowed = tier == 5 and ops in HIDDEN_OPS and NARROWED_FROM <= size < BUDGETED_FROM
     if narrowed:
@@ -468,8 +480,7 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
         if attempt % SQUARE_REUSE == 0:
             square = random_latin_square(size, rng)
         solution = random_isotope(square, rng)
-        blocks = random_blocks(size, rng, max_cells=NORMAL_MAX_CELLS if searched_late else MAX_CELLS,
-                               dominoes_in_four=dominoes)
+        blocks = random_blocks(size, rng, max_cells=max_cells, dominoes_in_four=dominoes)
         cages = make_cages(blocks, solution, rng, ops, easiest=easiest,
                            widest=tier > 3 and ops == "all" and size <= WIDEST_CLUES_UP_TO)
         cut = Puzzle.trusted(size, cages, solution)
