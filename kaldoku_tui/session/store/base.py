@@ -26,7 +26,7 @@ from typing import Any, Callable, Mapping, Sequence
 from kaldoku_tui.engine.daily import Streaks, streaks
 from kaldoku_tui.engine.formats import puzzle_from_dict
 from kaldoku_tui.engine.kinds import GameKind
-from kaldoku_tui.engine.puzzle import Puzzle
+from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError
 
 LOCAL = "local"
 """The player at a shell: `kaldoku` with no --player."""
@@ -467,13 +467,34 @@ class Store(ABC):
     def bank_add(self, kind: GameKind, puzzle: Puzzle) -> None:
         """Keep `puzzle` ready for this player's next game of `kind`."""
 
-    @abstractmethod
     def bank_take(self, kind: GameKind) -> Puzzle | None:
         """A ready puzzle of `kind`, taken out (no other kaldoku gets it too)."""
+        while (text := self.bank_pop(kind)) is not None:
+            try:
+                puzzle = puzzle_from_dict(json.loads(text))
+            except (PuzzleError, ValueError, TypeError, RecursionError):
+                continue  # A bad entry costs one puzzle to make again, not the bank.
+            if puzzle.size == kind.size and puzzle.solution is not None:
+                return puzzle
+        return None
 
     @abstractmethod
+    def bank_pop(self, kind: GameKind) -> str | None:
+        """The oldest ready puzzle of `kind` as kept (JSON), taken out; None when there is
+        none or the store cannot be written."""
+
     def bank_counts(self) -> dict[GameKind, int]:
         """How many puzzles are ready, per kind."""
+        counts = {}
+        for key, n in self.bank_rows():
+            kind = GameKind.from_key(key) if isinstance(key, str) else None
+            if kind is not None:
+                counts[kind] = n
+        return counts
+
+    @abstractmethod
+    def bank_rows(self) -> list[tuple[Any, Any]]:
+        """(kind key, count) of the ready puzzles, as kept; none when they cannot be read."""
 
     # Moving house from kaldoku 0.1.0.
 

@@ -704,30 +704,18 @@ class PostgresStore(Store):
             "INSERT INTO bank (player, kind, puzzle) VALUES (%s, %s, %s)",
             (self.player, kind.key, text)))
 
-    def bank_take(self, kind: GameKind) -> Puzzle | None:
+    def bank_pop(self, kind: GameKind) -> str | None:
         def take(c: psycopg.Connection) -> str | None:
             row = c.execute(
                 "DELETE FROM bank WHERE id = (SELECT id FROM bank WHERE player = %s AND kind = %s "
                 "ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING puzzle",
                 (self.player, kind.key)).fetchone()
             return row[0] if row else None
-        while (text := self.write(take)[0]) is not None:
-            try:
-                puzzle = puzzle_from_dict(json.loads(text))
-            except (PuzzleError, ValueError, TypeError, RecursionError):
-                continue  # A bad entry costs one puzzle to make again, not the bank.
-            if puzzle.size == kind.size and puzzle.solution is not None:
-                return puzzle
-        return None
+        return self.write(take)[0]
 
-    def bank_counts(self) -> dict[GameKind, int]:
-        counts = {}
-        for key, n in self.read_or_none("SELECT kind, count(*) FROM bank WHERE player = %s GROUP BY kind",
-                                self.player):
-            kind = GameKind.from_key(key)
-            if kind is not None:
-                counts[kind] = n
-        return counts
+    def bank_rows(self) -> list[tuple[Any, Any]]:
+        return self.read_or_none("SELECT kind, count(*) FROM bank WHERE player = %s GROUP BY kind",
+                                 self.player)
 
     # Moving house from kaldoku 0.1.0.
 

@@ -571,29 +571,17 @@ class SQLiteStore(Store):
         self.change(lambda c: c.execute("INSERT INTO bank (kind, puzzle, player) VALUES (?, ?, ?)",
                                         (kind.key, text, self.player)))
 
-    def bank_take(self, kind: GameKind) -> Puzzle | None:
+    def bank_pop(self, kind: GameKind) -> str | None:
         def take(c: sqlite3.Connection) -> str | None:
             row = c.execute("DELETE FROM bank WHERE id = (SELECT min(id) FROM bank WHERE "
                             "player = ? AND kind = ?) RETURNING puzzle",
                             (self.player, kind.key)).fetchone()
             return row[0] if row else None
-        while (text := self.change(take)[0]) is not None:
-            try:
-                puzzle = puzzle_from_dict(json.loads(text))
-            except (PuzzleError, ValueError, TypeError, RecursionError):
-                continue  # A bad entry costs one puzzle to make again, not the bank.
-            if puzzle.size == kind.size and puzzle.solution is not None:
-                return puzzle
-        return None
+        return self.change(take)[0]
 
-    def bank_counts(self) -> dict[GameKind, int]:
-        counts = {}
-        for key, n in self.rows_or_none("SELECT kind, count(*) FROM bank WHERE player = ? "
-                                        "GROUP BY kind", self.player):
-            kind = GameKind.from_key(key) if isinstance(key, str) else None
-            if kind is not None:
-                counts[kind] = n
-        return counts
+    def bank_rows(self) -> list[tuple[Any, Any]]:
+        return self.rows_or_none("SELECT kind, count(*) FROM bank WHERE player = ? GROUP BY kind",
+                                 self.player)
 
     # Moving house from kaldoku 0.1.0.
 
