@@ -169,30 +169,23 @@ uniqueness search first: a puzzle its closure finishes has one solution, so the 
 needed only where no split or new clue is left (a rival there keeps the closure open),
 and then `repair` removes the rival it finds. Searching first, 8×8 normal spent 40% of
 its time proving candidates unique that `_normal` then finished anyway. (At 7×7 the
-searches are cheap and the repairs they steer leave fewer candidates too easy.) 8×8 normal,
-seeds 0..59, median / mean ms, interleaved: searched first 16.1 / 22.7, late 13.2 / 18.2;
-9×9 normal, seeds 0..39: 37 / 52 → 15 / 24."""
+searches are cheap and the repairs they steer leave fewer candidates too easy.) Seeds
+0..39, median ms, each way in its own process, two runs alternating: 8×8 normal 14.4-17.1
+→ 8.1-8.2, 9×9 normal 38.5-45.7 → 16.5-16.7."""
 
 NORMAL_RIVAL_NODES = 20
 """The budget of such a late search: past it the candidate is dropped, since a board with
 no split or new clue left that no rival shows on soon is mostly unique and stuck, and the
 proof would be spent for nothing (9×9 normal, seeds 40..99: 54 of 176 candidates ended
-after one repair). Median / mean ms, interleaved, none and 20: 9×9 29.7 / 37.7 → 24.8 /
-32.7, 8×8 13.2 / 18.2 → 12.7 / 15.9."""
+after one repair). The medians stayed about the same (seeds 0..79, 8×8 and 9×9); the budget
+bounds what a stuck candidate costs."""
 
 NORMAL_TWO_CHANGES_FROM = 8
 """While at least this many other cages are open, such a candidate has a second cage split
 or given a new clue before its closure is worked out again: each change settles a few
-cells, and the closures were half the time. Median / mean ms, interleaved, one change and
-two: 8×8 normal seeds 0..59 8.9 / 12.1 → 7.0 / 11.1, seeds 60..119 11.9 / 22.4 → 9.1 /
-17.3; 9×9 seeds 0..39 17.1 / 25.9 → 12.9 / 18.5 (from 12 open cages, about the same; three
-changes no better)."""
-
-NORMAL_MAX_CELLS = 4
-"""The largest cage of such a candidate: a normal puzzle keeps hardly any larger (8×8, seeds
-0..39: 4 cages of 4 cells in 1,210, none larger), so splitting them down was wasted work.
-8×8 normal, seeds 0..59, median / mean ms, interleaved: 6 cells 12.7 / 15.9, 4 cells 9.7 /
-13.5; 9×9, seeds 0..39, about the same (15.0 / 24.2 and 15.1 / 24.1)."""
+cells, and the closures were half the time. Seeds 40..79, median ms, each way in its own
+process, two runs: one change 8×8 15.7-20.3, 9×9 41.0-43.0; two 10.7-11.9, 29.2-32.3
+(seeds 0..39: 8×8 9.8-13.9 → 9.0-11.2, 9×9 about the same)."""
 
 
 HARD_BUDGETED_FROM = 7
@@ -207,16 +200,10 @@ hundreds (seed 1001: one of 850 nodes, 0.28 s of its 0.31 s). Seeds 0..59 and 10
 median / mean / most ms, none 14.7 / 21.1 / 97 and 14.1 / 20.7 / 106; 10 nodes 13.2 /
 23.4 / 176 and 13.5 / 20.8 / 93 (101 candidates against 71: rivals left for splits to
 remove); 20 nodes 13.4 / 15.9 / 50 and 13.1 / 18.7 / 101; 40 nodes 13.4 / 16.6 / 61 and
-13.5 / 18.1 / 69. Generator edition 16. From 7×7 since edition 18 (with HARD_MAX_CELLS,
-seeds 60..119, median / mean ms, interleaved: 8×8 8.5 / 10.0 → 8.0 / 10.1, 7×7 4.2 / 6.1
-→ 4.0 / 6.1)."""
+13.5 / 18.1 / 69. Generator edition 16. From 7×7 since edition 18: seeds 0..59, median /
+mean ms, three runs each way alternating, from 9×9 and from 7×7: 8×8 10.3-11.0 / 12.9-13.6
+→ 10.0-10.2 / 11.6-11.8; 7×7 5.9-10.0 / 7.4-11.2 → 5.8-6.4 / 6.6-7.3."""
 
-HARD_MAX_CELLS = 5
-"""The largest cage of such a candidate: a hard puzzle keeps hardly any larger (seeds 0..29,
-8×8: 9 cages of 4 cells and 1 of 5 in 892; 7×7 9 and 2 in 665), so splitting them down was
-wasted work. Median / mean ms, interleaved, 6 cells and 5: 8×8 (seeds 60..119) 11.9 / 12.9
-→ 8.5 / 10.0; 7×7 4.8 / 8.3 → 4.2 / 6.1; 9×9 (seeds 0..39) 15.0 / 18.7 → 11.5 / 14.9 (4
-cells: 12.5 / 17.9)."""
 
 
 def _counted(size: int, ops: str) -> bool:
@@ -449,10 +436,7 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
     budgeted = _rival_nodes(size, ops) is not None
     searched_late = tier == 2 and ops == "all" and size >= NORMAL_SEARCHED_LATE_FROM
     # The uniqueness searches of a 7×7 to 9×9 all-operator hard candidate (`HARD_NODES`).
-    hard_all = ops == "all" and size >= HARD_BUDGETED_FROM and tier == 3
-    budget = HARD_NODES if hard_all else None
-    # Cages no larger than the level keeps (`NORMAL_MAX_CELLS`, `HARD_MAX_CELLS`).
-    max_cells = NORMAL_MAX_CELLS if searched_late else HARD_MAX_CELLS if hard_all else MAX_CELLS
+    budget = HARD_NODES if ops == "all" and size >= HARD_BUDGETED_FROM and tier == 3 else None
     # A 7×7 hidden unreasonable candidate is narrowed until the search decides (`NARROWED_FROM`).
     narrowed = tier == 5 and ops in HIDDEN_OPS and NARROWED_FROM <= size < BUDGETED_FROM
     if narrowed:
@@ -488,8 +472,7 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
         if attempt % SQUARE_REUSE == 0:
             square = random_latin_square(size, rng)
         solution = random_isotope(square, rng)
-        blocks = random_blocks(size, rng, max_cells=max_cells, dominoes_in_four=dominoes)
-        cages = make_cages(blocks, solution, rng, ops, easiest=easiest,
+        cages = make_cages(random_blocks(size, rng, dominoes_in_four=dominoes), solution, rng, ops, easiest=easiest,
                            widest=tier > 3 and ops == "all" and size <= WIDEST_CLUES_UP_TO)
         cut = Puzzle.trusted(size, cages, solution)
         first = capped = None
