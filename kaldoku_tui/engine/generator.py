@@ -805,9 +805,7 @@ def _normal(
             raise Stopped(f"stopped making a {n}×{n} normal puzzle")
         open_cages = _open_cages(puzzle, _open_cells(settled))
         if not open_cages:
-            # Tier 1 alone, told by the fast solver where it can be (a fifth of the grader's time).
-            easy = _tier_one(puzzle)
-            return None if (tier_needed(puzzle, 1) if easy is None else easy) else puzzle
+            return None if tier_needed(puzzle, 1) else puzzle
         changed = (_split_one(puzzle, open_cages, rng, ops, easiest=False)
                    or _reclue_open_cage(puzzle, open_cages, ops, easiest=False)
                    or (_reclue_open_cage(puzzle, open_cages, ops, easiest=True) if pins else None))
