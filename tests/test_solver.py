@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kaldoku_tui.engine.cages import make_cages, random_blocks
+from kaldoku_tui.engine.fillings import fillings
 from kaldoku_tui.engine.latin import random_latin_square
 from kaldoku_tui.engine.puzzle import Cage, Puzzle, can_fill, to_grid
 from kaldoku_tui.engine.solver import candidates, closure, count_solutions, rival, solve
@@ -172,6 +173,55 @@ def test_candidates_of_a_contradiction_are_none():
     bad_clue = [[0] * 4 for _ in range(4)]
     bad_clue[0][0] = 3  # the ÷2 pair cannot hold a 3
     assert candidates(KEEN, to_grid(bad_clue)) is None
+
+
+def rules_one_by_one(puzzle, grid):
+    """The candidates singles, hidden singles and each cage's fillings (cell by cell) leave
+    once `grid`'s digits are placed, each rule applied on its own until none changes the
+    board; None on a contradiction. What `candidates` must reach, however it gets there."""
+    n = puzzle.size
+    cand = {(r, c): 1 << grid[r][c] if grid[r][c] else (1 << n + 1) - 2 for r, c in every_cell(n)}
+    lines = [[(r, c) for c in range(n)] for r in range(n)] + [[(r, c) for r in range(n)] for c in range(n)]
+    before = None
+    while cand != before:
+        before = dict(cand)
+        for line in lines:
+            for cell in line:
+                if cand[cell].bit_count() == 1:
+                    for other in line:
+                        if other != cell:
+                            cand[other] &= ~cand[cell]
+            for d in range(1, n + 1):
+                places = [cell for cell in line if cand[cell] >> d & 1]
+                if not places:
+                    return None
+                if len(places) == 1:
+                    cand[places[0]] &= 1 << d
+        for cage in puzzle.cages:
+            left = [f for f in fillings(n, cage) if all(cand[cell] >> d & 1 for cell, d in zip(cage.cells, f))]
+            for p, cell in enumerate(cage.cells):
+                cand[cell] &= sum({1 << f[p] for f in left})
+        if not all(cand.values()):
+            return None
+    return {cell: tuple(d for d in range(1, n + 1) if mask >> d & 1) for cell, mask in cand.items()}
+
+
+def test_candidates_are_the_board_of_the_rules_one_by_one_with_cages_up_to_six_cells():
+    # Large cages keep their fillings as a bitset over thousands of them: the same board.
+    rng = random.Random(26)
+    contradictions = 0
+    for _ in range(40):
+        n = rng.randint(4, 6)
+        solution = random_latin_square(n, rng)
+        blocks = random_blocks(n, rng, dominoes_in_four=0)
+        puzzle = Puzzle(n, tuple(make_cages(blocks, solution, rng, rng.choice(["all", "addmul", "mul", "hidden"]))))
+        grid = [[0] * n for _ in range(n)]
+        r, c = rng.randrange(n), rng.randrange(n)
+        grid[r][c] = rng.randint(1, n)  # right or wrong: wrong ones may end in a contradiction
+        expected = rules_one_by_one(puzzle, grid)
+        contradictions += expected is None
+        assert candidates(puzzle, to_grid(grid)) == expected
+    assert 0 < contradictions < 40
 
 
 @st.composite

@@ -136,7 +136,7 @@ def make_cages(
     target and hides the operation.
     """
     if ops == "mul":  # × alone gives every block of two or more cells the one clue: nothing to deal
-        return [Cage(block, "*" if len(block) > 1 else "=", prod(solution[r][c] for r, c in block))
+        return [Cage.trusted(block, "*" if len(block) > 1 else "=", prod(solution[r][c] for r, c in block))
                 for block in blocks]
     used = Counter(cage.op for cage in others)
     cages = []

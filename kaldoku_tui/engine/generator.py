@@ -21,7 +21,7 @@ from kaldoku_tui.engine.arithmetic import shape_of
 from kaldoku_tui.engine.cages import (DOMINOES_IN_FOUR, MAX_CELLS, allowed_ops, make_cages, neighbours, random_blocks,
                                       singles_allowed, split_cage)
 from kaldoku_tui.engine.errors import Stopped as Stopped  # where callers catch it
-from kaldoku_tui.engine.fillings import CageTooLarge, fillings
+from kaldoku_tui.engine.fillings import CageTooLarge, fillings, fillings_bound
 from kaldoku_tui.engine.kinds import (HIDDEN_OPS, LEVELS, MAX_SIZE, MIN_SIZE, OP_SETS, levels_for, offered_levels,
                                       why_impossible)
 from kaldoku_tui.engine.latin import random_isotope, random_latin_square
@@ -202,8 +202,21 @@ median / mean / most ms, none 14.7 / 21.1 / 97 and 14.1 / 20.7 / 106; 10 nodes 1
 remove); 20 nodes 13.4 / 15.9 / 50 and 13.1 / 18.7 / 101; 40 nodes 13.4 / 16.6 / 61 and
 13.5 / 18.1 / 69. Generator edition 16. From 7×7 since edition 18: seeds 0..59, median /
 mean ms, three runs each way alternating, from 9×9 and from 7×7: 8×8 10.3-11.0 / 12.9-13.6
-→ 10.0-10.2 / 11.6-11.8; 7×7 5.9-10.0 / 7.4-11.2 → 5.8-6.4 / 6.6-7.3."""
+→ 10.0-10.2 / 11.6-11.8; 7×7 5.9-10.0 / 7.4-11.2 → 5.8-6.4 / 6.6-7.3 (held-out seeds
+1000..1019: about the same)."""
 
+
+
+MERGED_FILLINGS = 1500
+MERGED_FILLINGS_FROM = 8
+"""From this size up, a + × candidate hardened for extreme or unreasonable (`_harden`) merges
+no two cages whose merged clue more than MERGED_FILLINGS fillings may meet (`fillings_bound`):
+a 6-cell + cage of a middle sum has 12,000 to 19,000, and the solves and searches that filter
+such tables took nearly all of the slowest seeds (9×9 unreasonable, seed 317: 1.1 s and 1.5 s
+in one merge's proof). Seeds 300..359, CPU s median / second slowest / most, no cap, 3,000
+and 1,500: 9×9 unreasonable 0.18 / 2.09 / 2.87, 0.13 / 0.41 / 0.47, 0.10 / 0.41 / 0.75; 9×9
+extreme 0.27 / 1.01 / 1.24, 0.19 / 1.36 / 1.44, 0.17 / 0.99 / 1.05; 8×8 extreme 0.36 / 1.37 /
+3.00, 0.23 / 1.11 / 1.38, 0.19 / 0.92 / 1.21 (seeds 0..29, 800 against 1,500: no better)."""
 
 
 def _counted(size: int, ops: str) -> bool:
@@ -297,11 +310,9 @@ def repair(puzzle: Puzzle, other: Grid, rng: random.Random, ops: str) -> Puzzle 
     """
     solution = puzzle.solution
     assert solution is not None
-    disputed = [
-        cage
-        for cage in puzzle.cages
-        if len(cage.cells) > 1 and any(solution[r][c] != other[r][c] for r, c in cage.cells)
-    ]
+    differ = {(r, c) for r, (mine, theirs) in enumerate(zip(solution, other)) if mine != theirs
+              for c, digit in enumerate(mine) if digit != theirs[c]}
+    disputed = [cage for cage in puzzle.cages if len(cage.cells) > 1 and not differ.isdisjoint(cage.cells)]
     return (_split_one(puzzle, disputed, rng, ops, easiest=False, rival=other)
             or _recut_pair(puzzle, disputed, other, rng, ops)
             or _split_one(puzzle, disputed, rng, ops, easiest=False))
@@ -315,23 +326,28 @@ def _recut_pair(puzzle: Puzzle, cages: list[Cage], other: Grid, rng: random.Rand
     solution = puzzle.solution
     assert solution is not None  # generated puzzles carry their solution
     cage_at = {cell: cage for cage in puzzle.cages for cell in cage.cells}
-    choices = []
+    # Each cut as its cages, region and part at the top left corner: placed only when tried.
+    choices: list[tuple[Cage, Cage, tuple[Cell, ...], int, int, tuple[Cell, ...]]] = []
     for cage in cages:
         near = {cage_at[nb] for cell in cage.cells for nb in neighbours(puzzle.size, cell)} - {cage}
         for neighbour in sorted(near, key=lambda c: c.cells):
-            region = tuple(sorted(cage.cells + neighbour.cells))
-            if len(neighbour.cells) < 2 or len(region) > MAX_CELLS:
+            if len(neighbour.cells) < 2 or len(cage.cells) + len(neighbour.cells) > MAX_CELLS:
                 continue
-            for part in _cuts(region):
-                if part not in (cage.cells, neighbour.cells):
-                    choices.append((cage, neighbour, part, tuple(c for c in region if c not in part)))
+            region = tuple(sorted(cage.cells + neighbour.cells))
+            top, left = region[0][0], min(c for _, c in region)
+            placed = (tuple((r - top, c - left) for r, c in cage.cells),
+                      tuple((r - top, c - left) for r, c in neighbour.cells))
+            choices += ((cage, neighbour, region, top, left, cut)
+                        for cut in _shape_cuts(shape_of(region)) if cut not in placed)
     rng.shuffle(choices)
-    for cage, neighbour, part, rest in choices:
+    for cage, neighbour, region, top, left, cut in choices:
+        part = tuple((r + top, c + left) for r, c in cut)
+        rest = tuple(c for c in region if c not in part)
         others = [c for c in puzzle.cages if c is not cage and c is not neighbour]
         if ops == "mul":  # × alone has one clue for any cells: seen without dealing
             if all(_product(other, cells) == _product(solution, cells) for cells in (part, rest)):
                 continue
-            halves = [Cage(cells, "*", _product(solution, cells)) for cells in (part, rest)]
+            halves = [Cage.trusted(cells, "*", _product(solution, cells)) for cells in (part, rest)]
             return Puzzle.trusted(puzzle.size, others + halves, solution)
         halves = make_cages([part, rest], solution, rng, ops, others)
         if not all(half.met_by(other) for half in halves):
@@ -344,17 +360,11 @@ def _product(grid: Grid, cells: tuple[Cell, ...]) -> int:
     return prod(grid[r][c] for r, c in cells)
 
 
-def _cuts(region: tuple[Cell, ...]) -> list[tuple[Cell, ...]]:
-    """The connected parts of `region` (in reading order) that hold its first cell and
-    leave a connected rest, each of two or more cells."""
-    top = min(r for r, _ in region)
-    left = min(c for _, c in region)
-    return [tuple((r + top, c + left) for r, c in part) for part in _shape_cuts(shape_of(region))]
-
-
 @lru_cache(maxsize=4096)
 def _shape_cuts(shape: tuple[Cell, ...]) -> tuple[tuple[Cell, ...], ...]:
-    """_cuts of a region at the top left corner: regions of one shape share them."""
+    """The connected parts of a region at the top left corner (in reading order) that hold
+    its first cell and leave a connected rest, each of two or more cells: regions of one
+    shape share them."""
     first, *others = shape
     cuts = []
     for mask in range(1 << len(others)):
@@ -663,42 +673,58 @@ def _swapped_rival(puzzle: Puzzle) -> Grid | None:
         for r, c in cage.cells:
             cage_at[r * n + c] = k
             digits[k] |= 1 << solution[r][c]
-    at = [[0] * (n + 1) for _ in range(n)]  # by row, the cell of each digit
-    row_of = [[0] * (n + 1) for _ in range(n)]  # by column, the row of each digit
+    at, row_of = _places(solution)
+    # By digit pair x < y, the rows (bitmask) where the x's cage holds a y and the y's cage
+    # an x: a balanced cycle holds x and y in every cage it meets, so it keeps to them.
+    both_rows: dict[tuple[int, int], int] = {}
+    for r, row in enumerate(solution):
+        for c, x in enumerate(row):
+            larger = digits[cage_at[r * n + c]] >> x + 1
+            y = x
+            while larger:
+                y += 1
+                if larger & 1 and digits[cage_at[at[r][y]]] >> x & 1:
+                    both_rows[x, y] = both_rows.get((x, y), 0) | 1 << r
+                larger >>= 1
+    for x, y in sorted(pair for pair, rows in both_rows.items() if rows & (rows - 1)):
+        rows = both_rows[x, y]
+        seen = 0
+        for start in range(n):
+            if seen >> start & 1 or not rows >> start & 1:
+                continue
+            balance: dict[int, int] = {}
+            cycle: list[int] = []
+            r = start
+            while rows >> r & 1:
+                seen |= 1 << r
+                at_x, at_y = at[r][x], at[r][y]
+                balance[cage_at[at_x]] = balance.get(cage_at[at_x], 0) + 1
+                balance[cage_at[at_y]] = balance.get(cage_at[at_y], 0) - 1
+                cycle += (at_x, at_y)
+                r = row_of[at_y % n][x]
+                if r == start:
+                    break
+            if rows >> r & 1 and not any(balance.values()):
+                swapped = [list(row) for row in solution]
+                for i in cycle:
+                    r, c = divmod(i, n)
+                    swapped[r][c] = x + y - swapped[r][c]
+                return tuple(tuple(row) for row in swapped)
+    return None
+
+
+@lru_cache(maxsize=16)
+def _places(solution: Grid) -> tuple[list[list[int]], list[list[int]]]:
+    """By row, the cell (index in reading order) of each digit, and by column, the row of
+    each digit: remembered, as a candidate's repairs keep its square."""
+    n = len(solution)
+    at = [[0] * (n + 1) for _ in range(n)]
+    row_of = [[0] * (n + 1) for _ in range(n)]
     for r, row in enumerate(solution):
         for c, d in enumerate(row):
             at[r][d] = r * n + c
             row_of[c][d] = r
-    for x in range(1, n):
-        for y in range(x + 1, n + 1):
-            # A balanced cycle holds x and y in every cage it meets: rows where the x's or
-            # the y's cage lacks the other digit end the cycles through them.
-            both = 1 << x | 1 << y
-            rows = [digits[cage_at[at[r][x]]] & both == both and digits[cage_at[at[r][y]]] & both == both
-                    for r in range(n)]
-            seen = [False] * n
-            for start in range(n):
-                if seen[start] or not rows[start]:
-                    continue
-                balance: dict[int, int] = {}
-                cycle: list[int] = []
-                r = start
-                while rows[r]:
-                    seen[r] = True
-                    at_x, at_y = at[r][x], at[r][y]
-                    balance[cage_at[at_x]] = balance.get(cage_at[at_x], 0) + 1
-                    balance[cage_at[at_y]] = balance.get(cage_at[at_y], 0) - 1
-                    cycle += (at_x, at_y)
-                    r = row_of[at_y % n][x]
-                    if r == start:
-                        break
-                if rows[r] and not any(balance.values()):
-                    swapped = [list(row) for row in solution]
-                    for i in cycle:
-                        r, c = divmod(i, n)
-                        swapped[r][c] = x + y - swapped[r][c]
-                    return tuple(tuple(row) for row in swapped)
-    return None
+    return at, row_of
 
 
 def _tier_one(puzzle: Puzzle) -> bool | None:
@@ -815,7 +841,8 @@ def _normal(
         if changed is None:
             return None
         if rivals:
-            still = [cage for cage in open_cages if cage in set(changed.cages)]
+            kept = set(changed.cages)
+            still = [cage for cage in open_cages if cage in kept]
             if len(still) >= NORMAL_TWO_CHANGES_FROM:
                 changed = (_split_one(changed, still, rng, ops, easiest=False)
                            or _reclue_open_cage(changed, still, ops, easiest=False) or changed)
@@ -856,7 +883,8 @@ def _harden(
         return puzzle, settled
     rivals: list[Grid] = []
     # Depth first: the merges kept from each puzzle on the way, the last puzzle's first.
-    ways = [_kept(_merged(puzzle, rng, ops), tier, ops, judged, rivals, solves)]
+    widest = MERGED_FILLINGS if ops == "addmul" and tier > 3 and puzzle.size >= MERGED_FILLINGS_FROM else None
+    ways = [_kept(_merged(puzzle, rng, ops, widest), tier, ops, judged, rivals, solves)]
     backs = MUL_MERGE_BACKS if ops == "mul" else 0
     while ways:
         kept = next(ways[-1], None)
@@ -869,7 +897,7 @@ def _harden(
         puzzle, settled, level = kept
         if level == 0:
             return puzzle, settled
-        ways.append(_kept(_merged(puzzle, rng, ops), tier, ops, judged, rivals, solves))
+        ways.append(_kept(_merged(puzzle, rng, ops, widest), tier, ops, judged, rivals, solves))
     return None
 
 
@@ -963,13 +991,18 @@ def _kept(
                 yield puzzle, closed, level
 
 
-def _merged(puzzle: Puzzle, rng: random.Random, ops: str) -> Iterator[Puzzle]:
-    """`puzzle` with two neighbouring cages merged, each pair of `_merges` in turn."""
+def _merged(puzzle: Puzzle, rng: random.Random, ops: str, widest: int | None = None) -> Iterator[Puzzle]:
+    """`puzzle` with two neighbouring cages merged, each pair of `_merges` in turn; with
+    `widest`, only where the merged cage's clue may be met by no more fillings than that
+    (`fillings_bound`)."""
     solution = puzzle.solution
     assert solution is not None  # generated puzzles carry their solution
     for first, second in _merges(puzzle, rng):
         rest = [cage for cage in puzzle.cages if cage is not first and cage is not second]
-        yield Puzzle.trusted(puzzle.size, rest + [_merged_cage(first, second, solution, rng, ops, rest)], solution)
+        merged = _merged_cage(first, second, solution, rng, ops, rest)
+        if widest is not None and fillings_bound(puzzle.size, merged) > widest:
+            continue
+        yield Puzzle.trusted(puzzle.size, rest + [merged], solution)
 
 
 def _merged_cage(first: Cage, second: Cage, solution: Grid, rng: random.Random, ops: str, rest: list[Cage]) -> Cage:
@@ -977,7 +1010,7 @@ def _merged_cage(first: Cage, second: Cage, solution: Grid, rng: random.Random, 
     deals it beside the cages `rest`."""
     cells = tuple(sorted(first.cells + second.cells))
     if ops == "mul":  # × alone has one clue for any cells: no need to deal out the operations
-        return Cage(cells, "*", first.target * second.target)
+        return Cage.trusted(cells, "*", first.target * second.target)
     return make_cages([cells], solution, rng, ops, rest)[0]
 
 

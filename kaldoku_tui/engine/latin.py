@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 
+from kaldoku_tui.engine.kinds import MAX_SIZE
 from kaldoku_tui.engine.puzzle import Grid
 from kaldoku_tui.engine.squares import COUNTED_UP_TO, latin_squares
 
@@ -37,6 +38,11 @@ def random_latin_square(n: int, rng: random.Random) -> Grid:
     return random_isotope(tuple(rows), rng)
 
 
+_DIGITS_IN = tuple(tuple(d for d in range(MAX_SIZE) if mask >> d & 1) for mask in range(1 << MAX_SIZE))
+"""By bitmask, its digits (0-based) in increasing order: looked up, not listed for every
+cell of every square."""
+
+
 def _matched_row(lacking: list[int], rng: random.Random) -> list[int]:
     """A digit (0-based) for each column, each one its column lacks, no two the same."""
     n = len(lacking)
@@ -46,7 +52,7 @@ def _matched_row(lacking: list[int], rng: random.Random) -> list[int]:
     for col in range(n):
         spare = lacking[col] & ~used
         if spare:
-            digit = rng.choice([d for d in range(n) if spare >> d & 1])
+            digit = rng.choice(_DIGITS_IN[spare])
             used |= 1 << digit
         else:
             digit = _augment(col, lacking, holder, row, [0])
@@ -83,4 +89,5 @@ def random_isotope(square: Grid, rng: random.Random) -> Grid:
     rng.shuffle(rows)
     rng.shuffle(cols)
     rng.shuffle(digits)
-    return tuple(tuple(digits[square[r][c] - 1] for c in cols) for r in rows)
+    relabel = [0, *digits]
+    return tuple([tuple([relabel[row[c]] for c in cols]) for row in (square[r] for r in rows)])

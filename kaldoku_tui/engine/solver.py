@@ -3,7 +3,9 @@
 After Norvig's sudoku solver. `values[i]` holds the digits cell i (row * N + col) may
 still take, as a bitmask (bit d for digit d). `options[k]` holds the fillings cage k
 may still take, each a tuple of one-bit masks in cage-cell order, with the digits they
-put in each cell. Propagation keeps both consistent:
+put in each cell: a pair cage as a tuple of the pairs left, a larger cage as a bitset
+over its table (a cell losing a digit drops the fillings with it there in one AND).
+Propagation keeps both consistent:
 
 - a cell down to one digit removes it from its row and column (naked single);
 - a digit with one place left in a row or column goes there (hidden single);
@@ -36,8 +38,14 @@ LIST_LIMIT = 20_000
 
 Values = list[int]
 Table = tuple[tuple[int, ...], ...]
-Options = list["tuple[tuple[int, ...], Table] | None"]
-"""Per cage: per cell the digits its fillings put there, and the fillings; or None."""
+Pairs = tuple[tuple[int, ...], Table]
+"""A two-cell cage's fillings left: per cell the digits they put there, and the pairs."""
+Listed = tuple[tuple[int, ...], int, Table, tuple[tuple[int, ...], ...]]
+"""A larger cage's fillings left: per cell the digits they put there, which of the
+cage's table are left (bit j for filling j), the table, and per cell and digit the
+fillings that do not put that digit there (bit j for filling j)."""
+Options = list["Pairs | Listed | None"]
+"""Per cage, its fillings left; None for a cage too large to tabulate yet."""
 Settled = tuple[Values, Options]
 """A board `cage_propagation` left, and the fillings it left each cage."""
 
@@ -261,26 +269,57 @@ def _settle(layout: _Layout, values: Values | None = None) -> tuple[Values, Opti
     return values, options
 
 
-def _bit_table(n: int, cage: Cage) -> tuple[tuple[int, ...], Table]:
-    """The fillings of `cage` as one-bit masks, with their unions."""
+@lru_cache(maxsize=4096)
+def _bit_table(n: int, cage: Cage) -> Pairs | Listed:
+    """The fillings of `cage`, every one left, as the propagation keeps them; remembered
+    by cage too, since each search starts from every cage's table (a fifth as long)."""
     return _form_bits(n, shape_of(cage.cells), cage.op, cage.target)
 
 
 @lru_cache(maxsize=4096)
-def _form_bits(n: int, shape: Shape, op: str, target: int) -> tuple[tuple[int, ...], Table]:
+def _form_bits(n: int, shape: Shape, op: str, target: int) -> Pairs | Listed:
     """_bit_table by the cage's form: a generator asks for cages of the same form again
     and again, in every place on the board."""
-    table = _as_bits(fillings(n, Cage(shape, op, target)))
-    return _unions(table), table
+    return _entry(fillings(n, Cage(shape, op, target)), len(shape))
 
 
 _BITS = tuple(1 << d for d in range(MAX_SIZE + 1))
 """Each digit's one-bit mask, looked up: building a fresh process's filling tables, half
 the time of shifting each digit."""
 
+_DIGITS_OF = tuple(tuple(d for d in range(1, MAX_SIZE + 1) if mask >> d & 1) for mask in range(1 << (MAX_SIZE + 1)))
+"""Each mask's digits, looked up: the cage rule walks the digits a cell lost at every step."""
+
+_AS_ONES = tuple(bytes(ord("1") if b == d else ord("0") for b in range(256)) for d in range(MAX_SIZE + 1))
+"""Per digit, a bytes.translate table writing "1" for that digit and "0" for any other."""
+
 
 def _as_bits(digit_tuples) -> tuple[tuple[int, ...], ...]:
     return tuple([tuple([_BITS[d] for d in digits]) for digits in digit_tuples])
+
+
+def _entry(digit_table, size: int) -> Pairs | Listed:
+    """A cage's fillings (of `size` cells, as digits) with every one left. A pair keeps
+    its fillings as a tuple, filtered pair by pair (few, and most cages are pairs); a
+    larger cage a bitset over its table, so that a cell losing a digit costs one AND
+    however many fillings the cage has (up to 16,384 for six cells)."""
+    table = _as_bits(digit_table)
+    if size == 2:
+        return _unions(table, size), table
+    # The fillings putting digit d in cell p are read off the column of p's digits as a
+    # string of 0s and 1s, last filling first: int(..., 2) makes the bitset in C.
+    columns = [bytes(column) for column in zip(*digit_table)] or [b""] * size
+    everyone = (1 << len(table)) - 1
+    unions, keeps = [], []
+    for column in columns:
+        union, keep = 0, [everyone] * (MAX_SIZE + 1)
+        for d in range(1, MAX_SIZE + 1):
+            if d in column:
+                union |= _BITS[d]
+                keep[d] = everyone ^ int(column.translate(_AS_ONES[d])[::-1], 2)
+        unions.append(union)
+        keeps.append(tuple(keep))
+    return tuple(unions), everyone, table, tuple(keeps)
 
 
 def _digit(mask: int) -> int:
@@ -302,10 +341,12 @@ def _propagate(
     each change brings back the rules that look at the changed cell: the rules are
     written out here, in one loop, because this is where the solvers spend their time."""
     peers, lines, lines_of, cage_of = layout.peers, layout.lines, layout.lines_of, layout.cage_of
-    cage_cells = layout.cage_cells
+    cage_cells, n = layout.cage_cells, layout.size
+    digits_of, bits = _DIGITS_OF, _BITS
+    looked: set[int] = set()  # cells whose lines are yet to be looked at for hidden singles
     while changed:
-        batch = list(changed)
-        changed.clear()
+        batch, changed = changed, set()
+        looked |= batch
         for i in batch:
             v = values[i]
             if v & (v - 1) == 0:
@@ -324,11 +365,10 @@ def _propagate(
                     return False
                 continue
             cells = cage_cells[k]
-            unions, table = entry
-            if len(cells) == 2:
+            if len(entry) == 2:
                 a, b = cells
                 va, vb = values[a], values[b]
-                ua, ub = unions
+                (ua, ub), table = entry
                 if ua & ~va or ub & ~vb:
                     kept = []
                     ua = ub = 0
@@ -350,15 +390,22 @@ def _propagate(
                     values[b] = vb & ub
                     changed.add(b)
                 continue
+            unions, alive, table, keeps = entry
             masks = [values[i] for i in cells]
-            for allowed, v in zip(unions, masks):
+            left = alive
+            for allowed, v, keep in zip(unions, masks, keeps):
                 if allowed & ~v:
-                    table = _kept(table, unions, masks)
-                    if not table:
-                        return False
-                    unions = _unions(table)
-                    options[k] = unions, table
-                    break
+                    for d in digits_of[allowed & ~v]:
+                        left &= keep[d]
+            if left != alive:
+                if not left:
+                    return False
+                # A digit stays in a cell while some filling left puts it there.
+                unions = tuple([
+                    sum([bits[d] for d in digits_of[allowed] if left & keep[d] != left])
+                    for allowed, keep in zip(unions, keeps)
+                ])
+                options[k] = unions, left, table, keeps
             if whole:
                 union = 0
                 for allowed in unions:
@@ -368,76 +415,62 @@ def _propagate(
                 if v & allowed != v:
                     values[i] = v & allowed
                     changed.add(i)
-        for line in {line for i in batch for line in lines_of[i]}:
+        if changed:
+            continue
+        # Lines last, once singles and cages have nothing left to do: a line costs a
+        # look at each of its cells, so it is looked at once after many changes.
+        for line in {line for i in looked for line in lines_of[i]}:
             cells = lines[line]
             once = twice = 0
             for i in cells:
                 v = values[i]
                 twice |= once & v
                 once |= v
-            if once.bit_count() < len(cells):
+            if once.bit_count() < n:
                 return False
             lone = once & ~twice
-            if lone:
+            if lone:  # each digit of `lone` is in one cell: stop once all are found
                 for i in cells:
                     v = values[i]
                     here = v & lone
-                    if here and v != here:
-                        if here & (here - 1):
-                            return False
-                        values[i] = here
-                        changed.add(i)
+                    if here:
+                        if v != here:
+                            if here & (here - 1):
+                                return False
+                            values[i] = here
+                            changed.add(i)
+                        lone ^= here
+                        if not lone:
+                            break
+        looked = set()
     return True
 
 
-def _kept(table: Table, unions: tuple[int, ...], masks: list[int]) -> Table:
-    """The fillings in `table` (whose digits by position are `unions`) that the cells'
-    candidates `masks` allow, in their order."""
-    if len(masks) == 3:
-        a, b, c = masks
-        return tuple([f for f in table if f[0] & a and f[1] & b and f[2] & c])
-    kept = list(table)
-    for pos, (allowed, v) in enumerate(zip(unions, masks)):
-        if allowed & ~v:
-            kept = [f for f in kept if f[pos] & v]
-    return tuple(kept)
-
-
 def _narrow_cage(layout: _Layout, k: int, values: Values, options: Options, changed: set[int]) -> bool:
-    """Keep the fillings of cage k its cells allow, and the cells' digits those fillings
-    use; a cage without a table is bounded, or given one once its cells allow few enough."""
+    """A cage without a table is bounded, or given one once its cells allow few enough
+    combinations to list its fillings, which then narrow its cells."""
     cells = layout.cage_cells[k]
-    entry = options[k]
-    if entry is None:
-        masks = [values[i] for i in cells]
-        if prod(m.bit_count() for m in masks) > LIST_LIMIT:
-            return _bound_cage(layout.cages[k], cells, values, changed)
-        table = _list_fillings(layout, k, masks)
-        if not table:
-            return False
-        entry = options[k] = _unions(table), table
-    unions, table = entry
     masks = [values[i] for i in cells]
-    if any(allowed & ~v for allowed, v in zip(unions, masks)):
-        table = _kept(table, unions, masks)
-        if not table:
-            return False
-        unions = _unions(table)
-        options[k] = unions, table
-    for i, allowed, v in zip(cells, unions, masks):
+    if prod(m.bit_count() for m in masks) > LIST_LIMIT:
+        return _bound_cage(layout.cages[k], cells, values, changed)
+    listed = _list_fillings(layout, k, masks)
+    if not listed:
+        return False
+    entry = options[k] = _entry(listed, len(cells))
+    for i, allowed, v in zip(cells, entry[0], masks):
         if v & allowed != v:
             values[i] = v & allowed
             changed.add(i)
     return True
 
 
-def _unions(table: Table) -> tuple[int, ...]:
+def _unions(table: Table, size: int) -> tuple[int, ...]:
     """Per cage cell, the digits some filling puts there (distinct one-bit masks sum to their union)."""
-    return tuple(sum(set(column)) for column in zip(*table))
+    return tuple(sum(set(column)) for column in zip(*table)) if table else (0,) * size
 
 
-def _list_fillings(layout: _Layout, k: int, masks: list[int]) -> Table:
-    """The fillings of a large cage, listed from its cells' current candidates."""
+def _list_fillings(layout: _Layout, k: int, masks: list[int]) -> list[tuple[int, ...]]:
+    """The fillings of a large cage, as digits, listed from its cells' current candidates."""
     cage, cells, n = layout.cages[k], layout.cage_cells[k], layout.size
     clashes = [
         (a, b)
@@ -446,11 +479,11 @@ def _list_fillings(layout: _Layout, k: int, masks: list[int]) -> Table:
         if cells[a] // n == cells[b] // n or cells[a] % n == cells[b] % n
     ]
     digit_choices = [[d for d in range(1, n + 1) if m >> d & 1] for m in masks]
-    return _as_bits(
+    return [
         digits
         for digits in product(*digit_choices)
         if all(digits[a] != digits[b] for a, b in clashes) and cage.fits(digits)
-    )
+    ]
 
 
 def _bound_cage(cage: Cage, cells: tuple[int, ...], values: Values, changed: set[int]) -> bool:
@@ -518,13 +551,15 @@ def _search(
     best_cage = -1
     if best > 2:  # no cage has fewer than two fillings left to choose from
         for k, entry in enumerate(options):
-            if entry is not None and 1 < len(entry[1]) < best:
-                best_cage, best = k, len(entry[1])
+            if entry is not None:
+                count = _count(entry)
+                if 1 < count < best:
+                    best_cage, best = k, count
     if best_cage >= 0:
         cells = layout.cage_cells[best_cage]
         chosen = options[best_cage]
         assert chosen is not None  # best_cage was picked among the cages with a table
-        branches = [list(zip(cells, filling)) for filling in chosen[1]]
+        branches = [list(zip(cells, filling)) for filling in _fillings_left(chosen)]
     else:
         v = values[best_cell]
         branches = [[(best_cell, 1 << d)] for d in range(1, layout.size + 1) if v >> d & 1]
@@ -538,6 +573,25 @@ def _search(
             _search(layout, trial, trial_options, limit, found, avoid, left, proof)
             if len(found) >= limit:
                 return
+
+
+def _count(entry: Pairs | Listed) -> int:
+    """How many fillings a cage has left."""
+    left = entry[1]
+    return len(left) if isinstance(left, tuple) else left.bit_count()
+
+
+def _fillings_left(entry: Pairs | Listed) -> list[tuple[int, ...]]:
+    """A cage's fillings left, in its table's order."""
+    if len(entry) == 2:
+        return list(entry[1])
+    _, left, table, _ = entry
+    found = []
+    while left:
+        low = left & -left
+        found.append(table[low.bit_length() - 1])
+        left ^= low
+    return found
 
 
 def _cages_met(layout: _Layout, values: Values, options: Options) -> bool:
