@@ -206,7 +206,6 @@ mean ms, three runs each way alternating, from 9×9 and from 7×7: 8×8 10.3-11.
 1000..1019: about the same)."""
 
 
-
 MERGED_FILLINGS = 1500
 MERGED_FILLINGS_FROM = 8
 """From this size up, a + × candidate hardened for extreme or unreasonable (`_harden`) merges
