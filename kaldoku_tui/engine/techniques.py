@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, product
 from math import factorial, prod
 from typing import Callable, Iterator
 
@@ -251,15 +251,17 @@ def check(marks: Marks) -> None:
 
 def _quick_pass(marks: Marks, max_tier: int, steps: list[Step]) -> bool:
     """One round of the techniques above tier 2 (settle does the rest), the easiest first."""
-    idle = marks.layout.idle
+    lay = marks.layout
     board = (tuple(marks.cand), tuple(marks.placed))
     for tier, technique in TECHNIQUES:
         if tier > max_tier:
             return False
         if tier < 3:
             continue
+        # A technique finds the same on the same board (of the same puzzle, where it reads cages).
+        idle = _idle_on_size(lay.size) if technique in BOARD_ONLY else lay.idle
         if tier < 5 and idle.get(technique) == board:
-            continue  # a technique finds the same on the same board of the same puzzle
+            continue
         # All found on one board, then applied: each stays true on the narrower board.
         found = list(technique(marks)) if tier < 5 else _quick_trials(marks)
         if not found and tier < 5:
@@ -271,6 +273,13 @@ def _quick_pass(marks: Marks, max_tier: int, steps: list[Step]) -> bool:
         if any(found):
             return True
     return False
+
+
+@lru_cache(maxsize=None)
+def _idle_on_size(n: int) -> dict[Technique, tuple[tuple[int, ...], tuple[bool, ...]]]:
+    """`Layout.idle` for the techniques in BOARD_ONLY, shared by every puzzle of size `n`:
+    the generator's splits make new puzzles on the same board."""
+    return {}
 
 
 QUICK_TRIAL_CANDIDATES = 3
@@ -841,21 +850,23 @@ def _makes(op: str, total: int, masks: tuple[int, ...], clash: tuple[tuple[int, 
     the same few cells again on every pass."""
     options = [digits_of(mask) for mask in masks]
     possible = [0] * len(masks)
-    chosen: list[int] = []
-
-    def extend(pos: int) -> None:
-        if pos == len(masks):
-            if (sum(chosen) if op == "+" else prod(chosen)) == total:
-                for at, d in enumerate(chosen):
-                    possible[at] |= bit(d)
-            return
-        for d in options[pos]:
-            if all(chosen[j] != d for j in clash[pos]):
-                chosen.append(d)
-                extend(pos + 1)
-                chosen.pop()
-
-    extend(0)
+    last = len(masks) - 1
+    # Every choice for the cells but the last; the total leaves one digit for it.
+    for head in product(*options[:last]):
+        if any(head[j] == d for pos, d in enumerate(head) for j in clash[pos]):
+            continue
+        if op == "+":
+            d = total - sum(head)
+        else:
+            made = prod(head)
+            if total % made:
+                continue
+            d = total // made
+        if d < 1 or not masks[last] >> d & 1 or any(head[j] == d for j in clash[last]):
+            continue
+        for pos, e in enumerate(head):
+            possible[pos] |= bit(e)
+        possible[last] |= bit(d)
     return tuple(possible)
 
 
@@ -1063,3 +1074,6 @@ TECHNIQUES: list[tuple[int, Technique]] = [
     (4, forcing_chain),
     (5, trial),
 ]
+
+BOARD_ONLY = frozenset(technique for tier, technique in TECHNIQUES if tier in (3, 4)) - {cage_line, line_rule}
+"""The techniques above tier 2 that read candidates in lines alone, never cages."""
