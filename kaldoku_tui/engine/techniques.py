@@ -688,11 +688,22 @@ def _line_subsets(
             if removes:
                 found.append((group, union, removes))
         return tuple(found)
+    # The digits in 2 to `size` cells, counted for all of them at once (sizes up to 4):
+    # `two` holds the digits in two cells or more, and so on.
+    one = two = three = four = five = 0
+    for mask in cands:
+        five |= four & mask
+        four |= three & mask
+        three |= two & mask
+        two |= one & mask
+        one |= mask
+    few = two & ~(three, four, five)[size - 2]
+    if few.bit_count() < size:
+        return ()
     where = {}
-    for d in range(1, n + 1):
-        spots = [pos for pos in positions if cands[pos] >> d & 1]
-        if 2 <= len(spots) <= size:
-            where[d] = spots
+    for d in digits_of(few):
+        digit = 1 << d
+        where[d] = [pos for pos, mask in enumerate(cands) if mask & digit]
     for ds in combinations(sorted(where), size):
         group = tuple(sorted({pos for d in ds for pos in where[d]}))
         if len(group) != size:
