@@ -177,7 +177,32 @@ capped a tier below (0 made of 87 at 6×6, but that solve cost more than it save
 disputed cage another clue before splitting it; other domino shares and `widest` above 5×5."""
 
 
-HARD_BUDGETED_FROM = 9
+NORMAL_SEARCHED_LATE_FROM = 8
+"""From this size up, an all-operator normal candidate goes to `_normal` as cut, with no
+uniqueness search first: a puzzle its closure finishes has one solution, so the search is
+needed only where no split or new clue is left (a rival there keeps the closure open),
+and then `repair` removes the rival it finds. Searching first, 8×8 normal spent 40% of
+its time proving candidates unique that `_normal` then finished anyway. (At 7×7 the
+searches are cheap and the repairs they steer leave fewer candidates too easy.) Seeds
+0..39, median ms, each way in its own process, two runs alternating: 8×8 normal 14.4-17.1
+→ 8.1-8.2, 9×9 normal 38.5-45.7 → 16.5-16.7."""
+
+NORMAL_RIVAL_NODES = 20
+"""The budget of such a late search: past it the candidate is dropped, since a board with
+no split or new clue left that no rival shows on soon is mostly unique and stuck, and the
+proof would be spent for nothing (9×9 normal, seeds 40..99: 54 of 176 candidates ended
+after one repair). The medians stayed about the same (seeds 0..79, 8×8 and 9×9); the budget
+bounds what a stuck candidate costs."""
+
+NORMAL_TWO_CHANGES_FROM = 8
+"""While at least this many other cages are open, such a candidate has a second cage split
+or given a new clue before its closure is worked out again: each change settles a few
+cells, and the closures were half the time. Seeds 40..79, median ms, each way in its own
+process, two runs: one change 8×8 15.7-20.3, 9×9 41.0-43.0; two 10.7-11.9, 29.2-32.3
+(seeds 0..39: 8×8 9.8-13.9 → 9.0-11.2, 9×9 about the same)."""
+
+
+HARD_BUDGETED_FROM = 7
 HARD_NODES = 20
 """From this size up, an all-operator hard candidate's uniqueness search gives up after
 this many nodes, and the candidate goes on to the human-style solve at tier 3 (as
@@ -189,7 +214,10 @@ hundreds (seed 1001: one of 850 nodes, 0.28 s of its 0.31 s). Seeds 0..59 and 10
 median / mean / most ms, none 14.7 / 21.1 / 97 and 14.1 / 20.7 / 106; 10 nodes 13.2 /
 23.4 / 176 and 13.5 / 20.8 / 93 (101 candidates against 71: rivals left for splits to
 remove); 20 nodes 13.4 / 15.9 / 50 and 13.1 / 18.7 / 101; 40 nodes 13.4 / 16.6 / 61 and
-13.5 / 18.1 / 69. Generator edition 16."""
+13.5 / 18.1 / 69. Generator edition 16. From 7×7 since edition 18: seeds 0..59, median /
+mean ms, three runs each way alternating, from 9×9 and from 7×7: 8×8 10.3-11.0 / 12.9-13.6
+→ 10.0-10.2 / 11.6-11.8; 7×7 5.9-10.0 / 7.4-11.2 → 5.8-6.4 / 6.6-7.3 (held-out seeds
+1000..1019: about the same)."""
 
 
 MERGED_FILLINGS = 1500
@@ -429,7 +457,8 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
     hardened_counted = tier > 2 and _counted(size, ops)
     dominoes = MUL_DOMINOES_IN_FOUR if ops == "mul" and not easiest and not hardened_counted else DOMINOES_IN_FOUR
     budgeted = _rival_nodes(size, ops) is not None
-    # The uniqueness searches of a 9×9 all-operator hard candidate (`HARD_NODES`).
+    searched_late = tier == 2 and ops == "all" and size >= NORMAL_SEARCHED_LATE_FROM
+    # The uniqueness searches of a 7×7 to 9×9 all-operator hard candidate (`HARD_NODES`).
     budget = HARD_NODES if ops == "all" and size >= HARD_BUDGETED_FROM and tier == 3 else None
     # A 7×7 hidden unreasonable candidate is narrowed until the search decides (`NARROWED_FROM`).
     narrowed = tier == 5 and ops in HIDDEN_OPS and NARROWED_FROM <= size < BUDGETED_FROM
@@ -483,9 +512,10 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
             if easy[1]:
                 return easy[0]
             made = easy[0], None  # one solution, but tier 1 does not finish it: split below
-        elif tier == 2 and budgeted:
+        elif tier == 2 and (budgeted or searched_late):
             # `_normal` keeps only a puzzle its closure finishes, which has one solution,
-            # and the search would mostly spend its budget (9×9: 65 ms a candidate) for nothing.
+            # and the search would mostly spend its budget (9×9: 65 ms a candidate) for nothing;
+            # from NORMAL_SEARCHED_LATE_FROM up, most of it would be spent proving (`_normal`).
             made = cut, _closure(cut)
         else:
             if tier > 2 and ops not in HARDENED_OPS:
@@ -533,7 +563,8 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
         if easiest and not easy_first and _tier_one(puzzle):
             return puzzle
         if tier == 2:
-            normal = _normal(puzzle, settled or _closure(puzzle), rng, ops, stop, pins=budgeted)
+            normal = _normal(puzzle, settled or _closure(puzzle), rng, ops, stop, pins=budgeted,
+                             rivals=searched_late)
             if normal is not None:
                 return normal
             continue
@@ -787,7 +818,8 @@ def _capped(puzzle: Puzzle, tier: int) -> Marks | bool | None:
 
 
 def _normal(
-    puzzle: Puzzle, settled: list[int], rng: random.Random, ops: str, stop: Callable[[], bool], pins: bool = False
+    puzzle: Puzzle, settled: list[int], rng: random.Random, ops: str, stop: Callable[[], bool], pins: bool = False,
+    rivals: bool = False,
 ) -> Puzzle | None:
     """`puzzle` (whose `closure` is `settled`) with cages split or given narrower clues
     until singles and cage fillings cell by cell (tiers 1 and 2) finish it; None when
@@ -803,8 +835,14 @@ def _normal(
     Here only as the last resort: at once, 9×9 normal was 0.13 s instead of 0.22 s at the
     median but had 8 to 15 cages of one digit pair or set instead of 4 to 9. The splits of
     `leveled` (hard and up) take such clues at once: as a last resort there, 9×9 extreme
-    was 1.31 s median and 2.9 s at most over 12 seeds, at once 0.52 s and 1.6 s."""
+    was 1.31 s median and 2.9 s at most over 12 seeds, at once 0.52 s and 1.6 s.
+
+    With `rivals` (a candidate not searched before, NORMAL_SEARCHED_LATE_FROM), when nothing
+    else is left, a rival solution the search finds is repaired away (`repair`), at most
+    once per row; and while many cages are open, two are changed before the closure is
+    worked out again (NORMAL_TWO_CHANGES_FROM)."""
     n = puzzle.size
+    repairs = n if rivals else 0  # a recut may let a new rival in
     while True:
         if stop():
             raise Stopped(f"stopped making a {n}×{n} normal puzzle")
@@ -814,10 +852,31 @@ def _normal(
         changed = (_split_one(puzzle, open_cages, rng, ops, easiest=False)
                    or _reclue_open_cage(puzzle, open_cages, ops, easiest=False)
                    or (_reclue_open_cage(puzzle, open_cages, ops, easiest=True) if pins else None))
+        if changed is None and repairs > 0:
+            repairs -= 1
+            changed = _repaired_once(puzzle, rng, ops)
         if changed is None:
             return None
+        if rivals:
+            kept = set(changed.cages)
+            still = [cage for cage in open_cages if cage in kept]
+            if len(still) >= NORMAL_TWO_CHANGES_FROM:
+                changed = (_split_one(changed, still, rng, ops, easiest=False)
+                           or _reclue_open_cage(changed, still, ops, easiest=False) or changed)
         puzzle = changed
         settled = _closure(puzzle)
+
+
+def _repaired_once(puzzle: Puzzle, rng: random.Random, ops: str) -> Puzzle | None:
+    """`puzzle` repaired (`repair`) so that a rival solution found by the search no longer
+    solves it; None when it has none, or no repair is left."""
+    solution = puzzle.solution
+    assert solution is not None  # generated puzzles carry their solution
+    try:
+        other = _rival(puzzle, solution, ops, NORMAL_RIVAL_NODES)[1]
+    except Undecided:
+        return None
+    return repair(puzzle, other, rng, ops) if other is not None else None
 
 
 def _harden(
