@@ -163,20 +163,6 @@ and with: 5×5 extreme 83 / 109, 56 → 56 / 84, 34; 5×5 unreasonable 27 / 40, 
 extreme: 8.5 → 10.5 candidates)."""
 
 
-LOOSE_RIVALS = 0.2
-LOOSE_RIVALS_UP_TO = 7
-"""Up to this size, an all-operator candidate for extreme or unreasonable that has a rival
-as cut while its `closure` already settles this share of the cells is dropped, not
-repaired: the splits that remove the rival leave it too easy (extreme, seeds 0..29: at 5×5
-2 made of 288 such candidates, against 28 of 876 others; at 7×7 2 of 45). Seeds 100..219, calls
-a puzzle (cProfile, which the load on this machine does not move), median / mean, without
-and with: 5×5 extreme 171k / 246k → 166k / 226k; 6×6 extreme 116k / 181k → 101k / 153k;
-7×7 unreasonable 46k / 58k → 46k / 58k. Also tried and dropped, as no better: dropping only
-those whose closure settles all but the cells the rival changes; the same after the solve
-capped a tier below (0 made of 87 at 6×6, but that solve cost more than it saved); giving a
-disputed cage another clue before splitting it; other domino shares and `widest` above 5×5."""
-
-
 NORMAL_SEARCHED_LATE_FROM = 8
 """From this size up, an all-operator normal candidate goes to `_normal` as cut, with no
 uniqueness search first: a puzzle its closure finishes has one solution, so the search is
@@ -482,8 +468,6 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
     drops = tier > 2 and ops == "all" and _counted(size, ops)
     # Easy + × and × only puzzles: a repaired one is told by tier 1 before any search.
     easy_first = easiest and ops in COUNTED_OPS and not _counted(size, ops)
-    # An all-operator candidate for extreme or unreasonable whose rival comes with much settled.
-    loose_rivals = tier > 3 and ops == "all" and size <= LOOSE_RIVALS_UP_TO
 
     def begin(puzzle: Puzzle) -> tuple[Marks | None, Marks, bool]:
         """The two solves begun on `puzzle` (the capped one only above tier 3: capped at
@@ -534,8 +518,6 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                 first = settled or _closure(cut), other
                 if _finished(first[0]):
                     continue
-                if other is not None and loose_rivals and _settled_share(first[0]) >= LOOSE_RIVALS:
-                    continue  # the splits that remove its rival mostly leave it too easy
                 if first[1] is None:
                     capped = solves.low if solves is not None and solves.puzzle is cut else _capped(cut, tier)
                     if capped is None or isinstance(capped, Marks) and capped.solved:
@@ -1080,11 +1062,6 @@ def _closure(puzzle: Puzzle) -> list[int]:
     closed = closure(puzzle)
     assert closed is not None  # the puzzle's own solution meets its clues
     return closed
-
-
-def _settled_share(settled: list[int]) -> float:
-    """The share of cells a `closure` leaves one digit in."""
-    return sum(1 for mask in settled if not mask & (mask - 1)) / len(settled)
 
 
 def _finished(settled: list[int]) -> bool:
