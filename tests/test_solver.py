@@ -11,7 +11,7 @@ from kaldoku_tui.engine.cages import make_cages, random_blocks
 from kaldoku_tui.engine.fillings import fillings
 from kaldoku_tui.engine.latin import random_latin_square
 from kaldoku_tui.engine.puzzle import Cage, Puzzle, can_fill, to_grid
-from kaldoku_tui.engine.solver import candidates, closure, count_solutions, rival, solve
+from kaldoku_tui.engine.solver import candidates, closure, closure_since, count_solutions, rival, solve
 
 # formats.md's worked Keen example and its only solution.
 KEEN = Puzzle(
@@ -124,6 +124,27 @@ def test_closure_is_candidates_as_bitmasks():
         solution = random_latin_square(size, rng)
         puzzle = Puzzle(size, tuple(make_cages(random_blocks(size, rng), solution, rng)))
         assert closure(puzzle) == [sum(1 << d for d in digits) for digits in candidates(puzzle).values()]
+
+
+def test_closure_since_a_change_keeps_what_the_old_cages_gave():
+    rng = random.Random(7)
+    for size in (5, 7, 8) * 4:
+        solution = random_latin_square(size, rng)
+        cages = make_cages(random_blocks(size, rng), solution, rng)
+        puzzle = Puzzle(size, tuple(cages))
+        before = closure_since(puzzle)
+        assert before[0] == closure(puzzle) and set(before[1]) == set(cages)
+        largest = max(cages, key=lambda cage: len(cage.cells))
+        rest = [cage for cage in cages if cage is not largest]
+        halves = make_cages([(cell,) for cell in largest.cells], solution, rng, others=rest)
+        split = Puzzle(size, tuple(rest + halves))
+        values, left = closure_since(split, before)
+        fresh = closure(split)
+        assert set(left) == set(split.cages)
+        # Narrower than the split puzzle's own closure, and still met by the solution.
+        assert all(now & then == now for now, then in zip(values, fresh))
+        assert all(values[r * size + c] >> d & 1 for r, row in enumerate(solution) for c, d in enumerate(row))
+        assert all(now & then == now for now, then in zip(values, before[0]))
 
 
 def test_limit_caps_the_solutions_returned():

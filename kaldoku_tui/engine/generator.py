@@ -26,7 +26,7 @@ from kaldoku_tui.engine.kinds import (HIDDEN_OPS, LEVELS, MAX_SIZE, MIN_SIZE, OP
                                       why_impossible)
 from kaldoku_tui.engine.latin import random_isotope, random_latin_square
 from kaldoku_tui.engine.puzzle import HIDDEN, Cage, Cell, Grid, Puzzle, PuzzleError, _connected, combine
-from kaldoku_tui.engine.solver import Proof, Undecided, cage_propagation, closure, rival
+from kaldoku_tui.engine.solver import Proof, Undecided, cage_propagation, closure, closure_since, rival
 from kaldoku_tui.engine.squares import COUNTED_UP_TO, other_solution, square_index, squares_meeting
 from kaldoku_tui.engine.steps import Marks
 from kaldoku_tui.engine.techniques import layout, propagate, tier_needed
@@ -500,7 +500,7 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
             # `_normal` keeps only a puzzle its closure finishes, which has one solution,
             # and the search would mostly spend its budget (9×9: 65 ms a candidate) for nothing;
             # from NORMAL_SEARCHED_LATE_FROM up, most of it would be spent proving (`_normal`).
-            made = cut, _closure(cut)
+            made = cut, None
         else:
             if tier > 2 and ops not in HARDENED_OPS:
                 # Too easy as cut (most are), it goes before any repair. The search comes first:
@@ -545,7 +545,7 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
         if easiest and not easy_first and _tier_one(puzzle):
             return puzzle
         if tier == 2:
-            normal = _normal(puzzle, settled or _closure(puzzle), rng, ops, stop, pins=budgeted,
+            normal = _normal(puzzle, settled, rng, ops, stop, pins=budgeted,
                              rivals=searched_late)
             if normal is not None:
                 return normal
@@ -800,13 +800,17 @@ def _capped(puzzle: Puzzle, tier: int) -> Marks | bool | None:
 
 
 def _normal(
-    puzzle: Puzzle, settled: list[int], rng: random.Random, ops: str, stop: Callable[[], bool], pins: bool = False,
-    rivals: bool = False,
+    puzzle: Puzzle, settled: list[int] | None, rng: random.Random, ops: str, stop: Callable[[], bool],
+    pins: bool = False, rivals: bool = False,
 ) -> Puzzle | None:
-    """`puzzle` (whose `closure` is `settled`) with cages split or given narrower clues
-    until singles and cage fillings cell by cell (tiers 1 and 2) finish it; None when
-    tier 1 alone does, or nothing is left to change. The fast solver's propagation is
-    those two tiers, and far quicker than the human-style solve.
+    """`puzzle` (whose `closure` is `settled`, None when not yet worked out) with cages
+    split or given narrower clues until singles and cage fillings cell by cell (tiers 1
+    and 2) finish it; None when tier 1 alone does, or nothing is left to change. The fast
+    solver's propagation is those two tiers, and far quicker than the human-style solve.
+    After a change it goes on from the board before it (`closure_since`: the new cages
+    alone looked at, 0.15 ms against 0.38 at 8×8), which may be narrower than the
+    puzzle's own closure; only that one, worked out afresh, says the puzzle is finished
+    (8×8 normal, seeds 0..39: 116 boards finished so, 72 of them finished afresh).
 
     With `pins` (hidden operators from BUDGETED_FROM up), when neither helps, an open cage
     may take a × clue of one factor pair, which Keen keeps for the easiest level: with every
@@ -825,11 +829,17 @@ def _normal(
     worked out again (NORMAL_TWO_CHANGES_FROM)."""
     n = puzzle.size
     repairs = n if rivals else 0  # a recut may let a new rival in
+    # A closure given is checked again cage by cage, for the fillings each keeps.
+    closed = closure_since(puzzle, None if settled is None else (settled, {}))
+    exact = True  # whether `closed` is the puzzle's own closure, not one reached from before a change
     while True:
         if stop():
             raise Stopped(f"stopped making a {n}×{n} normal puzzle")
-        open_cages = _open_cages(puzzle, _open_cells(settled))
+        open_cages = _open_cages(puzzle, _open_cells(closed[0]))
         if not open_cages:
+            if not exact:
+                closed, exact = closure_since(puzzle), True
+                continue
             return None if tier_needed(puzzle, 1) else puzzle
         changed = (_split_one(puzzle, open_cages, rng, ops, easiest=False)
                    or _reclue_open_cage(puzzle, open_cages, ops, easiest=False)
@@ -846,7 +856,7 @@ def _normal(
                 changed = (_split_one(changed, still, rng, ops, easiest=False)
                            or _reclue_open_cage(changed, still, ops, easiest=False) or changed)
         puzzle = changed
-        settled = _closure(puzzle)
+        closed, exact = closure_since(puzzle, closed), False
 
 
 def _repaired_once(puzzle: Puzzle, rng: random.Random, ops: str) -> Puzzle | None:
