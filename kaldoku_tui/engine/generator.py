@@ -840,7 +840,8 @@ def _normal(
             if not exact:
                 closed, exact = closure_since(puzzle), True
                 continue
-            return None if tier_needed(puzzle, 1) else puzzle
+            easy = _tier_one(puzzle)
+            return None if (tier_needed(puzzle, 1) is not None if easy is None else easy) else puzzle
         changed = (_split_one(puzzle, open_cages, rng, ops, easiest=False)
                    or _reclue_open_cage(puzzle, open_cages, ops, easiest=False)
                    or (_reclue_open_cage(puzzle, open_cages, ops, easiest=True) if pins else None))
@@ -1152,7 +1153,7 @@ def _narrowest_clue(
         shown = HIDDEN if ops in HIDDEN_OPS and len(cage.cells) > 1 else op
         target = combine(op, digits)
         assert target is not None  # allowed_ops offers only operations the digits make
-        other = Cage(cage.cells, shown, target)
+        other = Cage.trusted(cage.cells, shown, target)  # the cage's own cells, a clue its digits make
         fewer = now - len(fillings(size, other))
         if fewer > 0 and (best is None or fewer > best[0][1]):
             best = ((now, fewer), other)
