@@ -11,7 +11,8 @@ from kaldoku_tui.engine.cages import make_cages, random_blocks
 from kaldoku_tui.engine.fillings import fillings
 from kaldoku_tui.engine.latin import random_latin_square
 from kaldoku_tui.engine.puzzle import Cage, Puzzle, can_fill, to_grid
-from kaldoku_tui.engine.solver import candidates, closure, closure_since, count_solutions, rival, solve
+from kaldoku_tui.engine.solver import (candidates, closure, closure_since, count_solutions, rival, rival_since,
+                                      solve)
 
 # formats.md's worked Keen example and its only solution.
 KEEN = Puzzle(
@@ -145,6 +146,14 @@ def test_closure_since_a_change_keeps_what_the_old_cages_gave():
         assert all(now & then == now for now, then in zip(values, fresh))
         assert all(values[r * size + c] >> d & 1 for r, row in enumerate(solution) for c, d in enumerate(row))
         assert all(now & then == now for now, then in zip(values, before[0]))
+
+
+def test_rival_since_searches_from_the_board_given():
+    puzzle = Puzzle(3, (Cage(every_cell(3), "+", 18),))
+    first = next(latin_squares(3))
+    other = rival_since(puzzle, first, closure_since(puzzle))
+    assert other in latin_squares(3) and other != first
+    assert rival_since(KEEN, KEEN_SOLUTION, closure_since(KEEN)) is None
 
 
 def test_limit_caps_the_solutions_returned():

@@ -26,7 +26,8 @@ from kaldoku_tui.engine.kinds import (HIDDEN_OPS, LEVELS, MAX_SIZE, MIN_SIZE, OP
                                       why_impossible)
 from kaldoku_tui.engine.latin import random_isotope, random_latin_square
 from kaldoku_tui.engine.puzzle import HIDDEN, Cage, Cell, Grid, Puzzle, PuzzleError, _connected, combine
-from kaldoku_tui.engine.solver import Proof, Undecided, cage_propagation, closure, closure_since, rival
+from kaldoku_tui.engine.solver import (Closed, Proof, Undecided, cage_propagation, closure, closure_since, rival,
+                                      rival_since)
 from kaldoku_tui.engine.squares import COUNTED_UP_TO, other_solution, square_index, squares_meeting
 from kaldoku_tui.engine.steps import Marks
 from kaldoku_tui.engine.techniques import layout, propagate, tier_needed
@@ -847,7 +848,7 @@ def _normal(
                    or (_reclue_open_cage(puzzle, open_cages, ops, easiest=True) if pins else None))
         if changed is None and repairs > 0:
             repairs -= 1
-            changed = _repaired_once(puzzle, rng, ops)
+            changed = _repaired_once(puzzle, rng, ops, closed)
         if changed is None:
             return None
         if rivals:
@@ -860,13 +861,14 @@ def _normal(
         closed, exact = closure_since(puzzle, closed), False
 
 
-def _repaired_once(puzzle: Puzzle, rng: random.Random, ops: str) -> Puzzle | None:
-    """`puzzle` repaired (`repair`) so that a rival solution found by the search no longer
-    solves it; None when it has none, or no repair is left."""
+def _repaired_once(puzzle: Puzzle, rng: random.Random, ops: str, closed: Closed) -> Puzzle | None:
+    """`puzzle` repaired (`repair`) so that a rival solution found by the search from
+    `closed` (its board in `_normal`) no longer solves it; None when it has none, or no
+    repair is left."""
     solution = puzzle.solution
     assert solution is not None  # generated puzzles carry their solution
     try:
-        other = _rival(puzzle, solution, ops, NORMAL_RIVAL_NODES)[1]
+        other = rival_since(puzzle, solution, closed, NORMAL_RIVAL_NODES)
     except Undecided:
         return None
     return repair(puzzle, other, rng, ops) if other is not None else None

@@ -160,6 +160,20 @@ def closure_since(puzzle: Puzzle, before: Closed | None = None) -> Closed:
     return values, dict(zip(layout.cages, options))
 
 
+def rival_since(puzzle: Puzzle, solution: Grid, closed: Closed, nodes: int | None = None) -> Grid | None:
+    """`rival` searched from `closed`, what `closure_since` answered for `puzzle`: every
+    solution found is one of `puzzle`, but a board it reached from before a change may
+    leave out some (those the old cages ruled out); None when none is found. Undecided
+    after `nodes` search nodes. Spares the search its own closure."""
+    layout = _layout(puzzle)
+    values, left = closed
+    found: list[Values] = []
+    avoid = [1 << d for row in solution for d in row]
+    _search(layout, values[:], [left[cage] for cage in layout.cages], 1, found, avoid,
+            [nodes] if nodes is not None else None)
+    return _grid(layout.size, found[0]) if found else None
+
+
 def count_solutions(puzzle: Puzzle, limit: int = 2) -> int:
     """How many solutions `puzzle` has, counting no further than `limit`."""
     return len(solve(puzzle, limit))
