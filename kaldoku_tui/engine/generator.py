@@ -164,15 +164,17 @@ and with: 5×5 extreme 83 / 109, 56 → 56 / 84, 34; 5×5 unreasonable 27 / 40, 
 extreme: 8.5 → 10.5 candidates)."""
 
 
-NORMAL_SEARCHED_LATE_FROM = 8
+NORMAL_SEARCHED_LATE_FROM = 7
 """From this size up, an all-operator normal candidate goes to `_normal` as cut, with no
 uniqueness search first: a puzzle its closure finishes has one solution, so the search is
 needed only where no split or new clue is left (a rival there keeps the closure open),
 and then `repair` removes the rival it finds. Searching first, 8×8 normal spent 40% of
-its time proving candidates unique that `_normal` then finished anyway. (At 7×7 the
-searches are cheap and the repairs they steer leave fewer candidates too easy.) Seeds
-0..39, median ms, each way in its own process, two runs alternating: 8×8 normal 14.4-17.1
-→ 8.1-8.2, 9×9 normal 38.5-45.7 → 16.5-16.7."""
+its time proving candidates unique that `_normal` then finished anyway. Seeds 0..39,
+median ms, each way in its own process, two runs alternating: 8×8 normal 14.4-17.1 →
+8.1-8.2, 9×9 normal 38.5-45.7 → 16.5-16.7. From 7×7 since edition 19, where `_normal`
+goes on from its board after a change and searches from it (`closure_since`,
+`rival_since`): seeds 0..59, 100..159, 200..259, least of four runs each way in turn,
+summed CPU ms 577 → 548, 572 → 544, 774 → 658 (medians 6.9 → 6.8, 7.5 → 6.7, 9.8 → 9.3)."""
 
 NORMAL_RIVAL_NODES = 20
 """The budget of such a late search: past it the candidate is dropped, since a board with
