@@ -337,24 +337,19 @@ def _recut_pair(puzzle: Puzzle, cages: list[Cage], other: Grid, rng: random.Rand
     take: only moving its wall removes it.)"""
     solution = puzzle.solution
     assert solution is not None  # generated puzzles carry their solution
-    cage_at = {cell: cage for cage in puzzle.cages for cell in cage.cells}
-    # Each cut as its cages, region and part at the top left corner: placed only when tried.
-    choices: list[tuple[Cage, Cage, tuple[Cell, ...], int, int, tuple[Cell, ...]]] = []
+    at = puzzle.cage_index
+    # Each cut as its cages and its two parts (a repair tries one or two of some forty).
+    choices: list[tuple[Cage, Cage, tuple[Cell, ...], tuple[Cell, ...]]] = []
     for cage in cages:
-        near = {cage_at[nb] for cell in cage.cells for nb in neighbours(puzzle.size, cell)} - {cage}
-        for neighbour in sorted(near, key=lambda c: c.cells):
-            if len(neighbour.cells) < 2 or len(cage.cells) + len(neighbour.cells) > MAX_CELLS:
-                continue
-            region = tuple(sorted(cage.cells + neighbour.cells))
-            top, left = region[0][0], min(c for _, c in region)
-            placed = (tuple((r - top, c - left) for r, c in cage.cells),
-                      tuple((r - top, c - left) for r, c in neighbour.cells))
-            choices += ((cage, neighbour, region, top, left, cut)
-                        for cut in _shape_cuts(shape_of(region)) if cut not in placed)
+        mine = at(cage.cells[0])
+        near = {at(nb) for cell in cage.cells for nb in neighbours(puzzle.size, cell)}
+        near.discard(mine)
+        for k in sorted(near):  # the cages are in order of their cells
+            neighbour = puzzle.cages[k]
+            if len(neighbour.cells) >= 2 and len(cage.cells) + len(neighbour.cells) <= MAX_CELLS:
+                choices += [(cage, neighbour, part, rest) for part, rest in _pair_cuts(cage.cells, neighbour.cells)]
     rng.shuffle(choices)
-    for cage, neighbour, region, top, left, cut in choices:
-        part = tuple((r + top, c + left) for r, c in cut)
-        rest = tuple(c for c in region if c not in part)
+    for cage, neighbour, part, rest in choices:
         others = [c for c in puzzle.cages if c is not cage and c is not neighbour]
         if ops == "mul":  # × alone has one clue for any cells: seen without dealing
             if all(_product(other, cells) == _product(solution, cells) for cells in (part, rest)):
@@ -370,6 +365,24 @@ def _recut_pair(puzzle: Puzzle, cages: list[Cage], other: Grid, rng: random.Rand
 def _product(grid: Grid, cells: tuple[Cell, ...]) -> int:
     """The product of `grid`'s digits in `cells`."""
     return prod(grid[r][c] for r, c in cells)
+
+
+@lru_cache(maxsize=8192)
+def _pair_cuts(
+    first: tuple[Cell, ...], second: tuple[Cell, ...]
+) -> tuple[tuple[tuple[Cell, ...], tuple[Cell, ...]], ...]:
+    """The ways (`_shape_cuts`) to cut the region of two neighbouring cages into two
+    other cages, each as its two parts: remembered, as a candidate's repairs meet the
+    same pairs of cages again."""
+    region = tuple(sorted(first + second))
+    top, left = region[0][0], min(c for _, c in region)
+    placed = (tuple((r - top, c - left) for r, c in first), tuple((r - top, c - left) for r, c in second))
+    cuts = []
+    for cut in _shape_cuts(shape_of(region)):
+        if cut not in placed:
+            part = tuple((r + top, c + left) for r, c in cut)
+            cuts.append((part, tuple(c for c in region if c not in part)))
+    return tuple(cuts)
 
 
 @lru_cache(maxsize=4096)
