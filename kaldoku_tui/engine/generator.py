@@ -203,12 +203,14 @@ remove); 20 nodes 13.4 / 15.9 / 50 and 13.1 / 18.7 / 101; 40 nodes 13.4 / 16.6 /
 13.5 / 18.1 / 69. Generator edition 16. From 7×7 since edition 18: seeds 0..59, median /
 mean ms, three runs each way alternating, from 9×9 and from 7×7: 8×8 10.3-11.0 / 12.9-13.6
 → 10.0-10.2 / 11.6-11.8; 7×7 5.9-10.0 / 7.4-11.2 → 5.8-6.4 / 6.6-7.3 (held-out seeds
-1000..1019: about the same). 10 nodes since edition 19, with HARD_SWAPS (below)."""
+1000..1019: about the same). 10 nodes since edition 19, with MID_SWAPS (below)."""
 
 
-HARD_SWAPS = True
-"""Whether such a candidate's rivals are first looked for among the boards that swap two
-digits along a cycle (`_swapped_rival`) before the search: at 7×7 to 9×9 hard (seeds 0..39)
+MID_SWAPS = True
+"""Whether an all-operator normal or hard candidate's rivals are first looked for among the
+boards that swap two digits along a cycle (`_swapped_rival`) before the search (up to
+COUNTED_UP_TO the squares tell instead, and from NORMAL_SEARCHED_LATE_FROM a normal one is
+searched late, by `_normal`): at 7×7 to 9×9 hard (seeds 0..39)
 they were 64-71% of the rivals the searches found, at a twentieth of a search's cost
 (0.1 ms against 2-4 ms), and it found none where the search found the puzzle unique.
 Measured by Python lines run (`sys.settrace`, thousands: the same on a loaded machine),
@@ -216,7 +218,8 @@ seeds 0..99 and 200..299, median per puzzle and sum, 7×7 / 8×8 / 9×9 hard: ed
 106, 119, 26,774 / 184, 203, 46,472 / 286, 318, 71,049; swaps and 10 nodes 85, 102, 22,829
 / 148, 151, 38,401 / 230, 234, 57,329. With swaps, 10 nodes against 20: sums 1-6% lower,
 medians the same to 15% lower; no search past the closure: medians a little lower again,
-sums no lower, longer tails (8×8 p90 398 against 354, seeds 0..99)."""
+sums no lower, longer tails (8×8 p90 398 against 354, seeds 0..99). 7×7 normal: 151, 174,
+43,310 → 139, 144, 37,411."""
 
 
 MERGED_FILLINGS = 1500
@@ -246,7 +249,7 @@ def _rival(
     `closure` its search began from, or None where no search is run (`_counted`, or a
     rival found by `swaps`), and another solution, or None. With `swaps`, a rival that
     swaps two digits along a cycle (`_swapped_rival`) is looked for before the search
-    (`HARD_SWAPS`)."""
+    (`MID_SWAPS`)."""
     if _counted(puzzle.size, ops):
         return None, other_solution(puzzle, solution)
     if swaps and (other := _swapped_rival(puzzle)) is not None and all(cage.met_by(other) for cage in puzzle.cages):
@@ -464,7 +467,7 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
     searched_late = tier == 2 and ops == "all" and size >= NORMAL_SEARCHED_LATE_FROM
     # The uniqueness searches of a 7×7 to 9×9 all-operator hard candidate (`HARD_NODES`).
     budget = HARD_NODES if ops == "all" and size >= HARD_BUDGETED_FROM and tier == 3 else None
-    swaps = HARD_SWAPS and budget is not None
+    swaps = MID_SWAPS and ops == "all" and tier in (2, 3)
     # A 7×7 hidden unreasonable candidate is narrowed until the search decides (`NARROWED_FROM`).
     narrowed = tier == 5 and ops in HIDDEN_OPS and NARROWED_FROM <= size < BUDGETED_FROM
     if narrowed:
