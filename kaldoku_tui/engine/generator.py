@@ -222,6 +222,16 @@ sums no lower, longer tails (8×8 p90 398 against 354, seeds 0..99). 7×7 normal
 43,310 → 139, 144, 37,411."""
 
 
+HARD_NEW_CLUES = 3
+"""How many open cages of such a candidate (HARD_BUDGETED_FROM) take a narrower clue at once
+when the solve at tier 3 is stuck and no cage is left to split: each new clue begins the
+solve again, and most stuck candidates took a run of them, one solve each (8×8 hard, seeds
+0..99: 175 new clues for 100 puzzles). Python lines run (as for MID_SWAPS), seeds 0..99 and
+200..299, sum and medians, 7×7 / 8×8 / 9×9 hard: one 22,829 (85, 102) / 38,401 (148, 151)
+/ 57,329 (230, 234); two 22,519 (86, 102) / 36,406 (140, 149) / 51,448 (222, 213); three
+22,511 (86, 103) / 35,410 (140, 148) / 50,213 (219, 218); four 23,230 / 35,247 / 50,944."""
+
+
 MERGED_FILLINGS = 1500
 MERGED_FILLINGS_FROM = 8
 """From this size up, a + × candidate hardened for extreme or unreasonable (`_harden`) merges
@@ -466,7 +476,8 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
     budgeted = _rival_nodes(size, ops) is not None
     searched_late = tier == 2 and ops == "all" and size >= NORMAL_SEARCHED_LATE_FROM
     # The uniqueness searches of a 7×7 to 9×9 all-operator hard candidate (`HARD_NODES`).
-    budget = HARD_NODES if ops == "all" and size >= HARD_BUDGETED_FROM and tier == 3 else None
+    mid_hard = ops == "all" and size >= HARD_BUDGETED_FROM and tier == 3
+    budget = HARD_NODES if mid_hard else None
     swaps = MID_SWAPS and ops == "all" and tier in (2, 3)
     # A 7×7 hidden unreasonable candidate is narrowed until the search decides (`NARROWED_FROM`).
     narrowed = tier == 5 and ops in HIDDEN_OPS and NARROWED_FROM <= size < BUDGETED_FROM
@@ -650,6 +661,10 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                 tried.add(_replaced(puzzle, split))
                 if steps_back:  # the solves as they were, stuck: a step back resumes them
                     before = low, high, fresh
+            if mid_hard:  # more new clues before the solve begins again (HARD_NEW_CLUES)
+                for _ in range(HARD_NEW_CLUES - 1):
+                    kept = set(split.cages)
+                    split = _reclue_open_cage(split, [c for c in open_cages if c in kept], ops, easiest) or split
             puzzle = split
             low, high, fresh = begin(puzzle)
     raise PuzzleError(f"found no {size}×{size} puzzle of level {LEVELS[tier - 1]} with operations {ops!r}")
