@@ -294,7 +294,7 @@ def test_a_rival_that_swaps_a_dominos_digits_is_recut_away():
     assert seen >= 10 and repaired_count >= 0.8 * seen, (seen, repaired_count)
 
 
-@pytest.mark.parametrize("ops", ["addmul", "mul"])
+@pytest.mark.parametrize("ops", ["addmul", "mul", "all"])
 def test_a_swapped_rival_is_another_solution_and_found_on_most_candidates_with_two(ops):
     rng = random.Random(11)
     found = with_rival = 0

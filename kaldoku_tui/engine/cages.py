@@ -8,7 +8,6 @@ operation chosen by Keen's rules, dealt evenly, and the target its solution digi
 from __future__ import annotations
 
 import random
-from collections import Counter
 from functools import lru_cache
 from math import prod
 from typing import Iterable, Sequence
@@ -48,12 +47,13 @@ def random_blocks(n: int, rng: random.Random, max_cells: int = MAX_CELLS,
                   dominoes_in_four: int = DOMINOES_IN_FOUR) -> list[Block]:
     """A random division of the n×n board into connected blocks, in reading order; the
     fewer lone cells become dominoes, the larger the blocks."""
-    order = [(r, c) for r in range(n) for c in range(n)]
+    # Cells by their index in reading order: a throwaway candidate's blocks cost less so.
+    order = list(range(n * n))
     rng.shuffle(order)
-    block_of = {cell: [cell] for cell in order}
+    block_of = [[i] for i in range(n * n)]
     beside = _beside(n)
 
-    def merge(cell: Cell, other: Cell) -> None:
+    def merge(cell: int, other: int) -> None:
         joined = block_of[cell] + block_of[other]
         for member in joined:
             block_of[member] = joined
@@ -68,14 +68,21 @@ def random_blocks(n: int, rng: random.Random, max_cells: int = MAX_CELLS,
             roomy = [nb for nb in beside[cell] if len(block_of[nb]) < max_cells]
             if roomy:
                 merge(cell, rng.choice(roomy))
-    blocks = {id(block): block for block in block_of.values()}.values()
-    return sorted(tuple(sorted(block)) for block in blocks)
+    cells = _cells(n)
+    firsts = sorted({id(block): block for block in block_of}.values(), key=min)
+    return [tuple([cells[i] for i in sorted(block)]) for block in firsts]
 
 
 @lru_cache(maxsize=None)
-def _beside(n: int) -> dict[Cell, list[Cell]]:
-    """`neighbours` of every cell of the n×n board."""
-    return {(r, c): neighbours(n, (r, c)) for r in range(n) for c in range(n)}
+def _beside(n: int) -> list[list[int]]:
+    """`neighbours` of every cell of the n×n board, by index in reading order."""
+    return [[r * n + c for r, c in neighbours(n, divmod(i, n))] for i in range(n * n)]
+
+
+@lru_cache(maxsize=None)
+def _cells(n: int) -> list[Cell]:
+    """The cells of the n×n board in reading order."""
+    return [(r, c) for r in range(n) for c in range(n)]
 
 
 def allowed_ops(block: Block, solution: Grid, ops: str = "all", easiest: bool = False) -> list[str]:
@@ -138,36 +145,54 @@ def make_cages(
     if ops == "mul":  # × alone gives every block of two or more cells the one clue: nothing to deal
         return [Cage.trusted(block, "*" if len(block) > 1 else "=", prod(solution[r][c] for r, c in block))
                 for block in blocks]
-    used = Counter(cage.op for cage in others)
+    if ops not in OP_SETS:
+        raise PuzzleError(f"operator set must be one of {', '.join(OP_SETS)}, not {ops!r}")
+    # `allowed_ops` and the clue written out: a throwaway candidate deals some ten clues.
+    n = len(solution)
+    large = tuple(op for op in "+*" if op in OP_SETS[ops])
+    hidden = ops in HIDDEN_OPS
+    used = dict.fromkeys("=+-*/", 0)
+    for cage in others:
+        used[cage.op] = used.get(cage.op, 0) + 1
     cages = []
     for block in blocks:
-        choices = allowed_ops(block, solution, ops, easiest)
-        fewest = min(used[op] for op in choices)
-        least = [op for op in choices if used[op] == fewest]
-        if widest and len(least) > 1:
-            least = _widest(block, solution, least)
+        digits = [solution[r][c] for r, c in block]
+        if len(block) == 1:
+            choices: Sequence[str] = ("=",)
+        elif len(block) == 2:
+            one, two = digits
+            choices = _domino_ops(n, min(one, two), max(one, two), ops, easiest)
+        else:
+            choices = large
+        if len(choices) == 1:
+            least: Sequence[str] = choices
+        else:
+            fewest = min(used[op] for op in choices)
+            least = [op for op in choices if used[op] == fewest]
+            if widest and len(least) > 1:
+                least = _widest(n, shape_of(block), tuple(digits), tuple(least))
         op = rng.choice(least)
         used[op] += 1
-        target = combine(op, [solution[r][c] for r, c in block])
+        target = combine(op, digits)
         assert target is not None, "allowed_ops only offers operations the digits meet"
-        cages.append(Cage.trusted(block, HIDDEN if ops in HIDDEN_OPS and len(block) > 1 else op, target))
+        cages.append(Cage.trusted(block, HIDDEN if hidden and len(block) > 1 else op, target))
     return cages
 
 
-def _widest(block: Block, solution: Grid, ops: list[str]) -> list[str]:
-    """Those of `ops` whose clue on `block` (its digits in `solution`) most fillings meet."""
-    digits = [solution[r][c] for r, c in block]
-    shape = shape_of(block)
+@lru_cache(maxsize=4096)
+def _widest(n: int, shape: tuple[Cell, ...], digits: tuple[int, ...], ops: tuple[str, ...]) -> tuple[str, ...]:
+    """Those of `ops` whose clue on a block of `shape` holding `digits` most fillings meet
+    (n×n): remembered, as small boards meet the same few blocks again and again."""
 
     def width(op: str) -> int:
         target = combine(op, digits)
         assert target is not None, "allowed_ops only offers operations the digits meet"
-        table = fillings_of_form(len(solution), shape, op, target)
+        table = fillings_of_form(n, shape, op, target)
         return TABLE_LIMIT if table is None else len(table)
 
     widths = {op: width(op) for op in ops}
     most = max(widths.values())
-    return [op for op in ops if widths[op] == most]
+    return tuple(op for op in ops if widths[op] == most)
 
 
 def split_cage(

@@ -207,10 +207,10 @@ mean ms, three runs each way alternating, from 9×9 and from 7×7: 8×8 10.3-11.
 
 
 MID_SWAPS = True
-"""Whether an all-operator normal or hard candidate's rivals are first looked for among the
-boards that swap two digits along a cycle (`_swapped_rival`) before the search (up to
-COUNTED_UP_TO the squares tell instead, and from NORMAL_SEARCHED_LATE_FROM a normal one is
-searched late, by `_normal`): at 7×7 to 9×9 hard (seeds 0..39)
+"""Whether, above SWAPPED_RIVALS_UP_TO too, an all-operator normal or hard candidate's rivals
+are first looked for among the boards that swap two digits along a cycle (`_swapped_rival`)
+before the search (from NORMAL_SEARCHED_LATE_FROM a normal one is searched late, by
+`_normal`): at 7×7 to 9×9 hard (seeds 0..39)
 they were 64-71% of the rivals the searches found, at a twentieth of a search's cost
 (0.1 ms against 2-4 ms), and it found none where the search found the puzzle unique.
 Measured by Python lines run (`sys.settrace`, thousands: the same on a loaded machine),
@@ -244,6 +244,15 @@ extreme 0.27 / 1.01 / 1.24, 0.19 / 1.36 / 1.44, 0.17 / 0.99 / 1.05; 8×8 extreme
 3.00, 0.23 / 1.11 / 1.38, 0.19 / 0.92 / 1.21 (seeds 0..29, 800 against 1,500: no better)."""
 
 
+SWAPPED_RIVALS_UP_TO = 6
+"""Up to this size, an all-operator puzzle is first looked at for a rival that swaps two
+digits along one of their cycles (`_swapped_rival`, a tenth of a search's cost), and
+searched only when it has none: at 5×5 extreme 57% of the rivals found by the search are
+such swaps, and most candidates have a rival as cut and after each repair but the last.
+(Every cage of three or more cells is + or ×, so a balanced cycle keeps every clue; the
+rival is checked against them all the same.)"""
+
+
 def _counted(size: int, ops: str) -> bool:
     """Whether a puzzle of `size` and `ops` is judged unique by its every latin square: with
     all four operations too, which are not merged, so that only the search is replaced (4×4
@@ -257,13 +266,14 @@ def _rival(
 ) -> tuple[list[int] | None, Grid | None]:
     """`solver.rival` for a generated puzzle (on a budget of `nodes`, with `proof`): the
     `closure` its search began from, or None where no search is run (`_counted`, or a
-    rival found by `swaps`), and another solution, or None. With `swaps`, a rival that
-    swaps two digits along a cycle (`_swapped_rival`) is looked for before the search
-    (`MID_SWAPS`)."""
+    swapped rival found first: SWAPPED_RIVALS_UP_TO, or with `swaps`, MID_SWAPS), and another
+    solution, or None."""
     if _counted(puzzle.size, ops):
         return None, other_solution(puzzle, solution)
-    if swaps and (other := _swapped_rival(puzzle)) is not None and all(cage.met_by(other) for cage in puzzle.cages):
-        return None, other
+    if swaps or ops == "all" and puzzle.size <= SWAPPED_RIVALS_UP_TO:
+        swapped = _swapped_rival(puzzle)
+        if swapped is not None and all(cage.met_by(swapped) for cage in puzzle.cages):
+            return None, swapped
     return rival(puzzle, solution, nodes, proof)
 
 
@@ -354,24 +364,19 @@ def _recut_pair(puzzle: Puzzle, cages: list[Cage], other: Grid, rng: random.Rand
     take: only moving its wall removes it.)"""
     solution = puzzle.solution
     assert solution is not None  # generated puzzles carry their solution
-    cage_at = {cell: cage for cage in puzzle.cages for cell in cage.cells}
-    # Each cut as its cages, region and part at the top left corner: placed only when tried.
-    choices: list[tuple[Cage, Cage, tuple[Cell, ...], int, int, tuple[Cell, ...]]] = []
+    at = puzzle.cage_index
+    # Each cut as its cages and its two parts (a repair tries one or two of some forty).
+    choices: list[tuple[Cage, Cage, tuple[Cell, ...], tuple[Cell, ...]]] = []
     for cage in cages:
-        near = {cage_at[nb] for cell in cage.cells for nb in neighbours(puzzle.size, cell)} - {cage}
-        for neighbour in sorted(near, key=lambda c: c.cells):
-            if len(neighbour.cells) < 2 or len(cage.cells) + len(neighbour.cells) > MAX_CELLS:
-                continue
-            region = tuple(sorted(cage.cells + neighbour.cells))
-            top, left = region[0][0], min(c for _, c in region)
-            placed = (tuple((r - top, c - left) for r, c in cage.cells),
-                      tuple((r - top, c - left) for r, c in neighbour.cells))
-            choices += ((cage, neighbour, region, top, left, cut)
-                        for cut in _shape_cuts(shape_of(region)) if cut not in placed)
+        mine = at(cage.cells[0])
+        near = {at(nb) for cell in cage.cells for nb in neighbours(puzzle.size, cell)}
+        near.discard(mine)
+        for k in sorted(near):  # the cages are in order of their cells
+            neighbour = puzzle.cages[k]
+            if len(neighbour.cells) >= 2 and len(cage.cells) + len(neighbour.cells) <= MAX_CELLS:
+                choices += [(cage, neighbour, part, rest) for part, rest in _pair_cuts(cage.cells, neighbour.cells)]
     rng.shuffle(choices)
-    for cage, neighbour, region, top, left, cut in choices:
-        part = tuple((r + top, c + left) for r, c in cut)
-        rest = tuple(c for c in region if c not in part)
+    for cage, neighbour, part, rest in choices:
         others = [c for c in puzzle.cages if c is not cage and c is not neighbour]
         if ops == "mul":  # × alone has one clue for any cells: seen without dealing
             if all(_product(other, cells) == _product(solution, cells) for cells in (part, rest)):
@@ -387,6 +392,24 @@ def _recut_pair(puzzle: Puzzle, cages: list[Cage], other: Grid, rng: random.Rand
 def _product(grid: Grid, cells: tuple[Cell, ...]) -> int:
     """The product of `grid`'s digits in `cells`."""
     return prod(grid[r][c] for r, c in cells)
+
+
+@lru_cache(maxsize=8192)
+def _pair_cuts(
+    first: tuple[Cell, ...], second: tuple[Cell, ...]
+) -> tuple[tuple[tuple[Cell, ...], tuple[Cell, ...]], ...]:
+    """The ways (`_shape_cuts`) to cut the region of two neighbouring cages into two
+    other cages, each as its two parts: remembered, as a candidate's repairs meet the
+    same pairs of cages again."""
+    region = tuple(sorted(first + second))
+    top, left = region[0][0], min(c for _, c in region)
+    placed = (tuple((r - top, c - left) for r, c in first), tuple((r - top, c - left) for r, c in second))
+    cuts = []
+    for cut in _shape_cuts(shape_of(region)):
+        if cut not in placed:
+            part = tuple((r + top, c + left) for r, c in cut)
+            cuts.append((part, tuple(c for c in region if c not in part)))
+    return tuple(cuts)
 
 
 @lru_cache(maxsize=4096)
@@ -548,7 +571,7 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                     undecided = False
                 if other is not None and drops:
                     continue
-                # With a rival the closure is not finished, and `unique` does not read it.
+                # A closure leaves a rival its digits: it is worked out only for a cut with none.
                 first = settled or ([] if other is not None else _closure(cut)), other
                 if other is None and _finished(first[0]):
                     continue
