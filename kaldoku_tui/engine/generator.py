@@ -189,7 +189,7 @@ process, two runs: one change 8×8 15.7-20.3, 9×9 41.0-43.0; two 10.7-11.9, 29.
 
 
 HARD_BUDGETED_FROM = 7
-HARD_NODES = 10
+HARD_NODES = 0
 """From this size up, an all-operator hard candidate's uniqueness search gives up after
 this many nodes, and the candidate goes on to the human-style solve at tier 3 (as
 `LOGIC_DECIDES_BELOW` lets a hidden one): its deductions are sound, so a puzzle it finishes
@@ -203,7 +203,8 @@ remove); 20 nodes 13.4 / 15.9 / 50 and 13.1 / 18.7 / 101; 40 nodes 13.4 / 16.6 /
 13.5 / 18.1 / 69. Generator edition 16. From 7×7 since edition 18: seeds 0..59, median /
 mean ms, three runs each way alternating, from 9×9 and from 7×7: 8×8 10.3-11.0 / 12.9-13.6
 → 10.0-10.2 / 11.6-11.8; 7×7 5.9-10.0 / 7.4-11.2 → 5.8-6.4 / 6.6-7.3 (held-out seeds
-1000..1019: about the same). 10 nodes since edition 19, with MID_SWAPS (below)."""
+1000..1019: about the same). Since edition 19, with MID_SWAPS and HARD_NEW_CLUES (below), none:
+the closure and the swaps alone, the solve at tier 3 deciding the rest."""
 
 
 MID_SWAPS = True
@@ -229,7 +230,10 @@ solve again, and most stuck candidates took a run of them, one solve each (8×8 
 0..99: 175 new clues for 100 puzzles). Python lines run (as for MID_SWAPS), seeds 0..99 and
 200..299, sum and medians, 7×7 / 8×8 / 9×9 hard: one 22,829 (85, 102) / 38,401 (148, 151)
 / 57,329 (230, 234); two 22,519 (86, 102) / 36,406 (140, 149) / 51,448 (222, 213); three
-22,511 (86, 103) / 35,410 (140, 148) / 50,213 (219, 218); four 23,230 / 35,247 / 50,944."""
+22,511 (86, 103) / 35,410 (140, 148) / 50,213 (219, 218); four 23,230 / 35,247 / 50,944.
+With three, HARD_NODES 10 against none (no search past the closure): 22,469 (86, 103) /
+35,372 (140, 148) / 50,194 (219, 218) against 21,277 (73, 98) / 31,723 (103, 130) / 49,486
+(188, 184), p90 a little higher (8×8: 271, 399 against 326, 393)."""
 
 
 MERGED_FILLINGS = 1500
