@@ -164,17 +164,17 @@ and with: 5×5 extreme 83 / 109, 56 → 56 / 84, 34; 5×5 unreasonable 27 / 40, 
 extreme: 8.5 → 10.5 candidates)."""
 
 
-NORMAL_SEARCHED_LATE_FROM = 7
+NORMAL_SEARCHED_LATE_FROM = 8
 """From this size up, an all-operator normal candidate goes to `_normal` as cut, with no
 uniqueness search first: a puzzle its closure finishes has one solution, so the search is
 needed only where no split or new clue is left (a rival there keeps the closure open),
 and then `repair` removes the rival it finds. Searching first, 8×8 normal spent 40% of
 its time proving candidates unique that `_normal` then finished anyway. Seeds 0..39,
 median ms, each way in its own process, two runs alternating: 8×8 normal 14.4-17.1 →
-8.1-8.2, 9×9 normal 38.5-45.7 → 16.5-16.7. From 7×7 since edition 19, where `_normal`
-goes on from its board after a change and searches from it (`closure_since`,
-`rival_since`): seeds 0..59, 100..159, 200..259, least of four runs each way in turn,
-summed CPU ms 577 → 548, 572 → 544, 774 → 658 (medians 6.9 → 6.8, 7.5 → 6.7, 9.8 → 9.3)."""
+8.1-8.2, 9×9 normal 38.5-45.7 → 16.5-16.7. At 7×7, searched late paid once `_normal`
+went on from its board (`closure_since`, `rival_since`: seeds 0..299, least of three runs,
+summed CPU ms 4,217 → 3,881), but searched first with MID_SWAPS it costs less again (the
+same seeds: early 2,263, late 2,494)."""
 
 NORMAL_RIVAL_NODES = 20
 """The budget of such a late search: past it the candidate is dropped, since a board with
@@ -192,7 +192,7 @@ process, two runs: one change 8×8 15.7-20.3, 9×9 41.0-43.0; two 10.7-11.9, 29.
 
 
 HARD_BUDGETED_FROM = 7
-HARD_NODES = 20
+HARD_NODES = 0
 """From this size up, an all-operator hard candidate's uniqueness search gives up after
 this many nodes, and the candidate goes on to the human-style solve at tier 3 (as
 `LOGIC_DECIDES_BELOW` lets a hidden one): its deductions are sound, so a puzzle it finishes
@@ -206,7 +206,37 @@ remove); 20 nodes 13.4 / 15.9 / 50 and 13.1 / 18.7 / 101; 40 nodes 13.4 / 16.6 /
 13.5 / 18.1 / 69. Generator edition 16. From 7×7 since edition 18: seeds 0..59, median /
 mean ms, three runs each way alternating, from 9×9 and from 7×7: 8×8 10.3-11.0 / 12.9-13.6
 → 10.0-10.2 / 11.6-11.8; 7×7 5.9-10.0 / 7.4-11.2 → 5.8-6.4 / 6.6-7.3 (held-out seeds
-1000..1019: about the same)."""
+1000..1019: about the same). Since edition 19, with MID_SWAPS and HARD_NEW_CLUES (below), none:
+the closure and the swaps alone, the solve at tier 3 deciding the rest."""
+
+
+MID_SWAPS = True
+"""Whether, above SWAPPED_RIVALS_UP_TO too, an all-operator normal or hard candidate's rivals
+are first looked for among the boards that swap two digits along a cycle (`_swapped_rival`)
+before the search (from NORMAL_SEARCHED_LATE_FROM a normal one is searched late, by
+`_normal`): at 7×7 to 9×9 hard (seeds 0..39)
+they were 64-71% of the rivals the searches found, at a twentieth of a search's cost
+(0.1 ms against 2-4 ms), and it found none where the search found the puzzle unique.
+Measured by Python lines run (`sys.settrace`, thousands: the same on a loaded machine),
+seeds 0..99 and 200..299, median per puzzle and sum, 7×7 / 8×8 / 9×9 hard: edition 18
+106, 119, 26,774 / 184, 203, 46,472 / 286, 318, 71,049; swaps and 10 nodes 85, 102, 22,829
+/ 148, 151, 38,401 / 230, 234, 57,329. With swaps, 10 nodes against 20: sums 1-6% lower,
+medians the same to 15% lower; no search past the closure: medians a little lower again,
+sums no lower, longer tails (8×8 p90 398 against 354, seeds 0..99). 7×7 normal: 151, 174,
+43,310 → 139, 144, 37,411."""
+
+
+HARD_NEW_CLUES = 3
+"""How many open cages of such a candidate (HARD_BUDGETED_FROM) take a narrower clue at once
+when the solve at tier 3 is stuck and no cage is left to split: each new clue begins the
+solve again, and most stuck candidates took a run of them, one solve each (8×8 hard, seeds
+0..99: 175 new clues for 100 puzzles). Python lines run (as for MID_SWAPS), seeds 0..99 and
+200..299, sum and medians, 7×7 / 8×8 / 9×9 hard: one 22,829 (85, 102) / 38,401 (148, 151)
+/ 57,329 (230, 234); two 22,519 (86, 102) / 36,406 (140, 149) / 51,448 (222, 213); three
+22,511 (86, 103) / 35,410 (140, 148) / 50,213 (219, 218); four 23,230 / 35,247 / 50,944.
+With three, HARD_NODES 10 against none (no search past the closure): 22,469 (86, 103) /
+35,372 (140, 148) / 50,194 (219, 218) against 21,277 (73, 98) / 31,723 (103, 130) / 49,486
+(188, 184), p90 a little higher (8×8: 271, 399 against 326, 393)."""
 
 
 MERGED_FILLINGS = 1500
@@ -239,14 +269,15 @@ def _counted(size: int, ops: str) -> bool:
 
 
 def _rival(
-    puzzle: Puzzle, solution: Grid, ops: str, nodes: int | None, proof: Proof | None = None
+    puzzle: Puzzle, solution: Grid, ops: str, nodes: int | None, proof: Proof | None = None, swaps: bool = False
 ) -> tuple[list[int] | None, Grid | None]:
     """`solver.rival` for a generated puzzle (on a budget of `nodes`, with `proof`): the
     `closure` its search began from, or None where no search is run (`_counted`, or a
-    swapped rival found first: SWAPPED_RIVALS_UP_TO), and another solution, or None."""
+    swapped rival found first: SWAPPED_RIVALS_UP_TO, or with `swaps`, MID_SWAPS), and another
+    solution, or None."""
     if _counted(puzzle.size, ops):
         return None, other_solution(puzzle, solution)
-    if ops == "all" and puzzle.size <= SWAPPED_RIVALS_UP_TO:
+    if swaps or ops == "all" and puzzle.size <= SWAPPED_RIVALS_UP_TO:
         swapped = _swapped_rival(puzzle)
         if swapped is not None and all(cage.met_by(swapped) for cage in puzzle.cages):
             return None, swapped
@@ -406,7 +437,7 @@ def _shape_cuts(shape: tuple[Cell, ...]) -> tuple[tuple[Cell, ...], ...]:
 def unique(
     puzzle: Puzzle, rng: random.Random, ops: str, logic_decides: bool = False,
     first: tuple[list[int], Grid | None] | None = None, proof: Callable[[Puzzle], Proof] | None = None,
-    budget: int | None = None,
+    budget: int | None = None, swaps: bool = False,
 ) -> tuple[Puzzle, list[int] | None] | None:
     """`puzzle` repaired until its own solution is its only one, with its `closure` (None
     on a counted board, `_counted`, where it is not worked out);
@@ -420,7 +451,8 @@ def unique(
     again. (Dropping the candidate instead, 9×9 hidden unreasonable took 0.70 s at the
     median and 1.46 s at most over 10 seeds, 14 to 21 candidates a puzzle.)
     `first` is what `rival` already said of `puzzle`, when the caller asked; `proof`
-    gives each search its `Proof`; `budget`, when given, is the search's budget instead."""
+    gives each search its `Proof`; `budget`, when given, is the search's budget instead;
+    `swaps` goes to `_rival`."""
     nodes = budget if budget is not None else _rival_nodes(puzzle.size, ops)
     if nodes is not None and not logic_decides:
         nodes = NARROWED_NODES
@@ -429,7 +461,7 @@ def unique(
         assert solution is not None  # generated puzzles carry their solution
         try:
             settled, other = (first if first is not None
-                              else _rival(puzzle, solution, ops, nodes, proof(puzzle) if proof else None))
+                              else _rival(puzzle, solution, ops, nodes, proof(puzzle) if proof else None, swaps))
             first = None
         except Undecided as spent:
             closed = spent.closure
@@ -474,7 +506,9 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
     budgeted = _rival_nodes(size, ops) is not None
     searched_late = tier == 2 and ops == "all" and size >= NORMAL_SEARCHED_LATE_FROM
     # The uniqueness searches of a 7×7 to 9×9 all-operator hard candidate (`HARD_NODES`).
-    budget = HARD_NODES if ops == "all" and size >= HARD_BUDGETED_FROM and tier == 3 else None
+    mid_hard = ops == "all" and size >= HARD_BUDGETED_FROM and tier == 3
+    budget = HARD_NODES if mid_hard else None
+    swaps = MID_SWAPS and ops == "all" and tier in (2, 3)
     # A 7×7 hidden unreasonable candidate is narrowed until the search decides (`NARROWED_FROM`).
     narrowed = tier == 5 and ops in HIDDEN_OPS and NARROWED_FROM <= size < BUDGETED_FROM
     if narrowed:
@@ -536,7 +570,7 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                 # a puzzle of two solutions never finishes the capped solve, and at 5×5 extreme
                 # 577 of 863 candidates had two (the same puzzles as repairing first, sooner).
                 try:
-                    settled, other = _rival(cut, solution, ops, budget, proof(cut) if proof else None)
+                    settled, other = _rival(cut, solution, ops, budget, proof(cut) if proof else None, swaps)
                 except Undecided as spent:
                     settled, other = spent.closure, None
                     undecided = True
@@ -555,7 +589,7 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                 if undecided and narrowed:
                     first = None  # not known unique: `unique` narrows it
             made = unique(cut, rng, ops, logic_decides=tier < LOGIC_DECIDES_BELOW, first=first, proof=proof,
-                          budget=budget)
+                          budget=budget, swaps=swaps)
         if made is None:
             continue
         puzzle, settled = made
@@ -657,6 +691,10 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                 tried.add(_replaced(puzzle, split))
                 if steps_back:  # the solves as they were, stuck: a step back resumes them
                     before = low, high, fresh
+            if mid_hard:  # more new clues before the solve begins again (HARD_NEW_CLUES)
+                for _ in range(HARD_NEW_CLUES - 1):
+                    kept = set(split.cages)
+                    split = _reclue_open_cage(split, [c for c in open_cages if c in kept], ops, easiest) or split
             puzzle = split
             low, high, fresh = begin(puzzle)
     raise PuzzleError(f"found no {size}×{size} puzzle of level {LEVELS[tier - 1]} with operations {ops!r}")
