@@ -210,9 +210,9 @@ mean ms, three runs each way alternating, from 9×9 and from 7×7: 8×8 10.3-11.
 the closure and the swaps alone, the solve at tier 3 deciding the rest."""
 
 
-MID_SWAPS = True
-"""Whether, above SWAPPED_RIVALS_UP_TO too, an all-operator normal or hard candidate's rivals
-are first looked for among the boards that swap two digits along a cycle (`_swapped_rival`)
+MID_SWAPS = (2, 3)
+"""The tiers (normal, hard) at which, above SWAPPED_RIVALS_UP_TO too, an all-operator candidate's
+rivals are first looked for among the boards that swap two digits along a cycle (`_swapped_rival`)
 before the search (from NORMAL_SEARCHED_LATE_FROM a normal one is searched late, by
 `_normal`): at 7×7 to 9×9 hard (seeds 0..39)
 they were 64-71% of the rivals the searches found, at a twentieth of a search's cost
@@ -508,7 +508,7 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
     # The uniqueness searches of a 7×7 to 9×9 all-operator hard candidate (`HARD_NODES`).
     mid_hard = ops == "all" and size >= HARD_BUDGETED_FROM and tier == 3
     budget = HARD_NODES if mid_hard else None
-    swaps = MID_SWAPS and ops == "all" and tier in (2, 3)
+    swaps = ops == "all" and tier in MID_SWAPS
     # A 7×7 hidden unreasonable candidate is narrowed until the search decides (`NARROWED_FROM`).
     narrowed = tier == 5 and ops in HIDDEN_OPS and NARROWED_FROM <= size < BUDGETED_FROM
     if narrowed:
