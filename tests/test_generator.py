@@ -11,8 +11,8 @@ from kaldoku_tui.terminal import in_ascii
 from kaldoku_tui.engine.cages import (DOMINOES_IN_FOUR, MAX_CELLS, allowed_ops, make_cages, random_blocks,
                                       singles_allowed, split_cage)
 from kaldoku_tui.engine.check import is_solved
-from kaldoku_tui.engine.generator import (MUL_DOMINOES_IN_FOUR, _harden, _swapped_rival, candidate, generate, repair,
-                                         unique)
+from kaldoku_tui.engine.generator import (MUL_DOMINOES_IN_FOUR, _harden, _Solves, _swapped_rival, candidate, generate,
+                                         repair, unique)
 from kaldoku_tui.engine.kinds import OP_SETS
 from kaldoku_tui.engine.latin import random_latin_square
 from kaldoku_tui.engine.puzzle import Cage, Puzzle, PuzzleError, _connected, combine, to_grid
@@ -459,3 +459,17 @@ def test_large_add_mul_boards_past_hard_merge_no_cage_of_too_many_fillings():
     made = generate(9, seed=317, ops="addmul", level="unreasonable")
     assert tier_needed(made) == 5
     assert count_solutions(made) == 1
+
+
+def test_solves_left_unfinished_are_not_asked_again_unless_told_to() -> None:
+    """A puzzle of two solutions is never finished by the solves: after one, a `_Solves`
+    made with `again=False` (a candidate's repairs) gives no more proofs; one made
+    with the default (the merges of `_harden`) goes on giving them."""
+    rng = random.Random(7)
+    loose = next(p for p in (candidate(5, rng, "all") for _ in range(50)) if count_solutions(p) > 1)
+    for again in (False, True):
+        solves = _Solves(5, again=again)
+        proof = solves.proof(loose)
+        assert proof is not None
+        assert proof[1]() is False
+        assert (solves.proof(loose) is not None) is again

@@ -436,7 +436,7 @@ def _shape_cuts(shape: tuple[Cell, ...]) -> tuple[tuple[Cell, ...], ...]:
 
 def unique(
     puzzle: Puzzle, rng: random.Random, ops: str, logic_decides: bool = False,
-    first: tuple[list[int], Grid | None] | None = None, proof: Callable[[Puzzle], Proof] | None = None,
+    first: tuple[list[int], Grid | None] | None = None, proof: Callable[[Puzzle], Proof | None] | None = None,
     budget: int | None = None, swaps: bool = False,
 ) -> tuple[Puzzle, list[int] | None] | None:
     """`puzzle` repaired until its own solution is its only one, with its `closure` (None
@@ -549,7 +549,7 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
         cut = Puzzle.trusted(size, cages, solution)
         first = capped = None
         # A long uniqueness search may ask the two solves meanwhile (`_Solves`).
-        solves = _Solves(tier) if tier in SOLVES_PROVE and ops not in HARDENED_OPS else None
+        solves = _Solves(tier, again=False) if tier in SOLVES_PROVE and ops not in HARDENED_OPS else None
         proof = solves.proof if solves is not None else None
         made: tuple[Puzzle, list[int] | None] | None
         if easy_first:
@@ -832,15 +832,25 @@ class _Solves:
     The puzzle is then too easy or made; else the search goes on, and the solves are
     where `leveled` begins if the puzzle proves unique (the same puzzles either way)."""
 
-    def __init__(self, tier: int) -> None:
+    def __init__(self, tier: int, again: bool = True) -> None:
         self.tier = tier
+        self.again = again
+        """Whether a puzzle is asked after one the solves left unfinished: not a candidate's
+        repairs, whose rivals the search finds past PROOF_AFTER (9×9 unreasonable, seed
+        1049: five repairs, each left unfinished after a solve of 1.5 s; 8.3 s → 3.5-4.5 s;
+        seeds 0..29 and 100..159 within the noise). The merges of `_harden` are (9×9 + ×
+        unreasonable, seeds 0..29: 2.9, 3.1 s against 3.8, 3.4 s without)."""
+        self.unfinished = False
         self.puzzle: Puzzle | None = None
         self.low: Marks | None = None
         self.high: Marks | None = None
         """The solve at the level, None when the capped one finished the puzzle."""
 
-    def proof(self, puzzle: Puzzle) -> Proof:
-        """A search's `Proof` of `puzzle`: that one of the two solves finishes it."""
+    def proof(self, puzzle: Puzzle) -> Proof | None:
+        """A search's `Proof` of `puzzle`: that one of the two solves finishes it; None
+        when they are not to be asked (`again`)."""
+        if self.unfinished and not self.again:
+            return None
         return PROOF_AFTER, lambda: self._finish(puzzle)
 
     def _finish(self, puzzle: Puzzle) -> bool:
@@ -853,7 +863,9 @@ class _Solves:
             high.narrow(low)
             propagate(high, self.tier, quick=True)
         self.puzzle, self.low, self.high = puzzle, low, high
-        return high is None or high.solved
+        finished = high is None or high.solved
+        self.unfinished = self.unfinished or not finished
+        return finished
 
 
 def _capped(puzzle: Puzzle, tier: int) -> Marks | bool | None:
