@@ -128,8 +128,12 @@ it); 100 nodes 0.15 s and 0.98 s; 60 nodes 0.09 s and 0.81 s; 40 nodes 0.07 s an
 
 NARROWED_FROM = 7
 """From this size up (below BUDGETED_FROM, where every search has a budget), a hidden
-operator unreasonable candidate is searched on NARROWED_NODES too, and narrowed until that
-search decides: on a loose 7×7 board the trials that grade it took up to 3 s."""
+operator extreme or unreasonable candidate is searched on NARROWED_NODES too. Unreasonable
+is narrowed until that search decides: on a loose 7×7 board the trials that grade it took up
+to 3 s. Extreme, below LOGIC_DECIDES_BELOW, goes on to the solve, which proves it unique if
+it finishes: 7×7 hidden extreme, seeds 0..59, 100..159, 200..259, 300..359, sum of CPU s
+(and second slowest): unbudgeted 23.0 (1.15), 27.9 (2.11), 26.7 (1.85), 27.3 (1.92); with
+20.9 (1.58), 20.0 (1.48), 17.7 (1.12), 24.7 (1.49)."""
 
 LOGIC_DECIDES_BELOW = 5
 """Below this tier, a leveled candidate whose uniqueness search spent its budget goes on to
@@ -509,8 +513,8 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
     mid_hard = ops == "all" and size >= HARD_BUDGETED_FROM and tier == 3
     budget = HARD_NODES if mid_hard else None
     swaps = ops == "all" and tier in MID_SWAPS
-    # A 7×7 hidden unreasonable candidate is narrowed until the search decides (`NARROWED_FROM`).
-    narrowed = tier == 5 and ops in HIDDEN_OPS and NARROWED_FROM <= size < BUDGETED_FROM
+    # A 7×7 hidden extreme or unreasonable candidate's search has a budget (`NARROWED_FROM`).
+    narrowed = tier >= 4 and ops in HIDDEN_OPS and NARROWED_FROM <= size < BUDGETED_FROM
     if narrowed:
         budget = NARROWED_NODES
     # Past hard, a split that makes a hardened + × or × only board too easy is taken back; so is
