@@ -126,14 +126,17 @@ trials that grade an unreasonable one cost far less on it. 8×8 hidden unreasona
 it); 100 nodes 0.15 s and 0.98 s; 60 nodes 0.09 s and 0.81 s; 40 nodes 0.07 s and 0.25 s
 (9×9, seeds 100..129: 100 nodes 0.16 s and 0.48 s; 40 nodes 0.13 s and 0.83 s)."""
 
-NARROWED_FROM = 7
+NARROWED_FROM = 6
 """From this size up (below BUDGETED_FROM, where every search has a budget), a hidden
 operator extreme or unreasonable candidate is searched on NARROWED_NODES too. Unreasonable
 is narrowed until that search decides: on a loose 7×7 board the trials that grade it took up
 to 3 s. Extreme, below LOGIC_DECIDES_BELOW, goes on to the solve, which proves it unique if
 it finishes: 7×7 hidden extreme, seeds 0..59, 100..159, 200..259, 300..359, sum of CPU s
 (and second slowest): unbudgeted 23.0 (1.15), 27.9 (2.11), 26.7 (1.85), 27.3 (1.92); with
-20.9 (1.58), 20.0 (1.48), 17.7 (1.12), 24.7 (1.49)."""
+20.9 (1.58), 20.0 (1.48), 17.7 (1.12), 24.7 (1.49). From 6×6 since then (seeds 300..359,
+0..59, 100..159, sum and slowest): hidden unreasonable 5.50 (1.40), 5.55 (0.58), 7.22 (1.12)
+→ 4.06 (0.65), 4.83 (0.58), 4.75 (0.43); extreme 18.8 (1.32), 18.3 (1.78), 14.3 (1.68) → 17.9
+(1.72), 14.3 (0.85), 13.0 (0.84)."""
 
 LOGIC_DECIDES_BELOW = 5
 """Below this tier, a leveled candidate whose uniqueness search spent its budget goes on to
@@ -513,7 +516,7 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
     mid_hard = ops == "all" and size >= HARD_BUDGETED_FROM and tier == 3
     budget = HARD_NODES if mid_hard else None
     swaps = ops == "all" and tier in MID_SWAPS
-    # A 7×7 hidden extreme or unreasonable candidate's search has a budget (`NARROWED_FROM`).
+    # A 6×6 or 7×7 hidden extreme or unreasonable candidate's search has a budget (`NARROWED_FROM`).
     narrowed = tier >= 4 and ops in HIDDEN_OPS and NARROWED_FROM <= size < BUDGETED_FROM
     if narrowed:
         budget = NARROWED_NODES
