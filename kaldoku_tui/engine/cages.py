@@ -95,14 +95,23 @@ def allowed_ops(block: Block, solution: Grid, ops: str = "all", easiest: bool = 
     """
     if ops not in OP_SETS:
         raise PuzzleError(f"operator set must be one of {', '.join(OP_SETS)}, not {ops!r}")
-    if len(block) == 1:
-        return ["="]
-    usable = OP_SETS[ops]
-    if len(block) > 2:
-        return [op for op in "+*" if op in usable]
-    (r1, c1), (r2, c2) = block
-    one, two = solution[r1][c1], solution[r2][c2]
-    return list(_domino_ops(len(solution), min(one, two), max(one, two), ops, easiest))
+    return list(_ops_for(len(solution), [solution[r][c] for r, c in block], ops, easiest))
+
+
+def _ops_for(n: int, digits: Sequence[int], ops: str, easiest: bool) -> tuple[str, ...]:
+    """`allowed_ops` of a block holding `digits` on the n×n board, `ops` a known operator set."""
+    if len(digits) == 1:
+        return ("=",)
+    if len(digits) == 2:
+        one, two = digits
+        return _domino_ops(n, min(one, two), max(one, two), ops, easiest)
+    return _large_ops(ops)
+
+
+@lru_cache(maxsize=None)
+def _large_ops(ops: str) -> tuple[str, ...]:
+    """The operations a block of three or more cells may take with operator set `ops`."""
+    return tuple(op for op in "+*" if op in OP_SETS[ops])
 
 
 @lru_cache(maxsize=4096)
@@ -147,9 +156,7 @@ def make_cages(
                 for block in blocks]
     if ops not in OP_SETS:
         raise PuzzleError(f"operator set must be one of {', '.join(OP_SETS)}, not {ops!r}")
-    # `allowed_ops` and the clue written out: a throwaway candidate deals some ten clues.
     n = len(solution)
-    large = tuple(op for op in "+*" if op in OP_SETS[ops])
     hidden = ops in HIDDEN_OPS
     used = dict.fromkeys("=+-*/", 0)
     for cage in others:
@@ -157,13 +164,7 @@ def make_cages(
     cages = []
     for block in blocks:
         digits = [solution[r][c] for r, c in block]
-        if len(block) == 1:
-            choices: Sequence[str] = ("=",)
-        elif len(block) == 2:
-            one, two = digits
-            choices = _domino_ops(n, min(one, two), max(one, two), ops, easiest)
-        else:
-            choices = large
+        choices = _ops_for(n, digits, ops, easiest)
         if len(choices) == 1:
             least: Sequence[str] = choices
         else:
