@@ -209,18 +209,24 @@ def candidates(puzzle: Puzzle, grid: Grid | None = None) -> dict[Cell, tuple[int
     }
 
 
-def refuted(puzzle: Puzzle, values: list[int], most: int, held: Grid | None = None) -> dict[int, int] | None:
+def refuted(
+    puzzle: Puzzle, values: list[int], most: int, held: Grid | None = None, settled: Settled | None = None
+) -> dict[int, int] | None:
     """The digits that lead to a contradiction by singles and cage fillings alone when
     placed in a cell with at most `most` candidates: one trial each, followed as far as
     tiers 1 and 2 go. `values` holds each cell's candidates in reading order (bit d for
     digit d); the answer, by cell, is in the same form. None when `values` already
     contradict the puzzle. `held`, a solution whose every digit `values` still allow, has
     its digits left untried: propagation never removes a digit of a solution the board
-    holds, so none of their trials ends in a contradiction (about half the trials)."""
+    holds, so none of their trials ends in a contradiction (about half the trials).
+    `settled`, when given, is what `cage_propagation` left on this very board (`values`),
+    and the fillings it left each cage: the trials begin from there when every cage has
+    its table, as `_settle` would give it."""
     layout = _layout(puzzle)
-    settled = _settle(layout, values[:])
-    if settled is None:
-        return None
+    if settled is None or settled[0] != values or any(len(cells) > TABLE_CELLS for cells in layout.cage_cells):
+        settled = _settle(layout, values[:])
+        if settled is None:
+            return None
     values, options = settled
     n = layout.size
     found: dict[int, int] = {}

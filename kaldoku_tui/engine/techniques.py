@@ -295,7 +295,9 @@ def _quick_trials(marks: Marks) -> list[Step | None]:
     same: a trial refuted on a board stays refuted on any narrower one, so the order of
     trials changes the steps, never the board they end on."""
     held = _held_solution(marks)
-    found = refuted(marks.layout.puzzle, marks.cand, QUICK_TRIAL_CANDIDATES, held)
+    # The trials begin from what the fast solver's propagation last left on this board.
+    settled = marks.settled[1] if marks.settled is not None and marks.settled[0] else None
+    found = refuted(marks.layout.puzzle, marks.cand, QUICK_TRIAL_CANDIDATES, held, settled)
     if found is None:
         raise Contradiction("the candidates contradict the clues")
     if found:
