@@ -42,6 +42,13 @@ costs far less than a square, but keeps its isotopy class. Up to COUNTED_UP_TO, 
 candidate draws one of the listed squares instead, which costs less again."""
 
 
+BLOCKS_REUSE = 4
+"""Candidates cut from one draw of blocks on a counted all-operator board from hard up
+(`drops` in `leveled`), each with its own square: blocks cost some twenty times a square
+there, and about 1 candidate in 250 is kept, so candidates sharing blocks are kept about as
+often as any."""
+
+
 RIVAL_SPLIT_TRIES = 3
 """Random splits of a cage tried for one that a rival solution does not meet: a split
 it meets leaves the rival to be found again (before, 59% of the rivals found at 9×9 hard)."""
@@ -559,7 +566,8 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
             if attempt % SQUARE_REUSE == 0:
                 square = random_latin_square(size, rng)
             solution = random_isotope(square, rng)
-        blocks = random_blocks(size, rng, dominoes_in_four=dominoes)
+        if not drops or attempt % BLOCKS_REUSE == 0:
+            blocks = random_blocks(size, rng, dominoes_in_four=dominoes)
         if drops and rival_of_any_clues(blocks, solution):
             continue  # a rival whatever its clues: dropped as below, before they are dealt
         cages = make_cages(blocks, solution, rng, ops, easiest=easiest,
