@@ -43,10 +43,14 @@ candidate draws one of the listed squares instead, which costs less again."""
 
 
 BLOCKS_REUSE = 4
-"""Candidates cut from one draw of blocks on a counted all-operator board from hard up
-(`drops` in `leveled`), each with its own square: blocks cost some twenty times a square
-there, and about 1 candidate in 250 is kept, so candidates sharing blocks are kept about as
-often as any."""
+"""Candidates cut from one draw of blocks on a 4×4 board where a candidate with a rival
+is dropped (`drops` and `mul_drops` in `leveled`), each with its own square: blocks cost
+some twenty times a square there, and few candidates are kept (4×4 extreme 1 in 250, × only
+normal 1 in 40), so candidates sharing blocks are kept about as often as any. Seeds 100..299,
+least of three runs, median / mean ms without and with, twice: 4×4 extreme 22.5 / 32.5, 25.3
+/ 37.0 → 18.8 / 26.2, 20.5 / 28.3; × only normal 2.6 / 3.8, 2.2 / 3.0 → 2.1 / 2.8, 1.7 / 2.2.
+Eight at extreme: 21.4 / 29.3, 21.9 / 29.2. Not at 3×3, whose few layouts differ more (× only
+normal, seeds 0..99: 6.2 / 9.1, 6.6 / 9.7 → 8.8 / 12.0, 11.6 / 15.8)."""
 
 
 RIVAL_SPLIT_TRIES = 3
@@ -548,6 +552,7 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
     # A counted × only normal candidate with a rival as cut is dropped, not repaired: the splits of
     # its repairs left 11 in 12 easy (4×4, seeds 0..59); as cut, 1 in 7 unique ones is normal.
     mul_drops = tier == 2 and ops == "mul" and _counted(size, ops)
+    shared_blocks = (drops or mul_drops) and size == COUNTED_UP_TO  # BLOCKS_REUSE
     # Easy + × and × only puzzles: a repaired one is told by tier 1 before any search.
     easy_first = easiest and ops in COUNTED_OPS and not _counted(size, ops)
 
@@ -566,7 +571,7 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
             if attempt % SQUARE_REUSE == 0:
                 square = random_latin_square(size, rng)
             solution = random_isotope(square, rng)
-        if not drops or attempt % BLOCKS_REUSE == 0:
+        if not shared_blocks or attempt % BLOCKS_REUSE == 0:
             blocks = random_blocks(size, rng, dominoes_in_four=dominoes)
         if drops and rival_of_any_clues(blocks, solution):
             continue  # a rival whatever its clues: dropped as below, before they are dealt
