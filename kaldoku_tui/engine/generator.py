@@ -671,7 +671,17 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                 low, high, fresh = begin(puzzle)
                 settled = closed
                 continue
-            open_cages = _open_cages(puzzle, (i for i, placed in enumerate(high.placed) if not placed))
+            open_cells = [i for i, placed in enumerate(high.placed) if not placed]
+            if mid_hard and len(open_cells) <= size * size * STUCK_RIVAL_OPEN:
+                # A rival the stuck board leaves is repaired away first (STUCK_RIVAL_NODES).
+                other = _stuck_rival(puzzle, high)
+                repaired = repair(puzzle, other, rng, ops) if other is not None else None
+                if repaired is not None:
+                    puzzle = repaired
+                    high = high.on(layout(puzzle))
+                    fresh = False
+                    continue
+            open_cages = _open_cages(puzzle, open_cells)
             split = _split_one(puzzle, [c for c in open_cages if c.cells not in tried] if steps_back else open_cages,
                                rng, ops, easiest)
             if split is not None:
@@ -705,6 +715,26 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
             puzzle = split
             low, high, fresh = begin(puzzle)
     raise PuzzleError(f"found no {size}×{size} puzzle of level {LEVELS[tier - 1]} with operations {ops!r}")
+
+
+STUCK_RIVAL_NODES = 20
+STUCK_RIVAL_OPEN = 0.25
+"""Where the solve at tier 3 of a 7×7 to 9×9 all-operator hard candidate is stuck
+(`HARD_NODES`: its uniqueness was not searched), the budget of a search for a rival from
+the board it is stuck on, which is narrow and so cheap to search: a rival found is repaired
+away (`repair`) before any split or new clue."""
+
+
+def _stuck_rival(puzzle: Puzzle, stuck: Marks) -> Grid | None:
+    """A solution of `puzzle` other than its own, searched from `stuck`, the board of a solve
+    of it (every deduction sound, so every solution is on it) within STUCK_RIVAL_NODES nodes;
+    None when none is found."""
+    solution = puzzle.solution
+    assert solution is not None  # generated puzzles carry their solution
+    try:
+        return rival_since(puzzle, solution, closure_since(puzzle, (stuck.cand[:], {})), STUCK_RIVAL_NODES)
+    except Undecided:
+        return None
 
 
 def _repaired_easy(puzzle: Puzzle, rng: random.Random, ops: str) -> tuple[Puzzle, bool] | None:
