@@ -246,6 +246,32 @@ With three, HARD_NODES 10 against none (no search past the closure): 22,469 (86,
 (188, 184), p90 a little higher (8×8: 271, 399 against 326, 393)."""
 
 
+STUCK_RIVAL_OPEN = 0.25
+STUCK_RIVAL_NODES = 20
+"""Where the solve at tier 3 of such a candidate (HARD_BUDGETED_FROM) is stuck with at most
+this share of its cells open, a rival is searched for from the board it is stuck on (narrow,
+so cheap to search: 0.1-0.3 ms at 8×8), on a budget of STUCK_RIVAL_NODES nodes, and a rival
+found is repaired away (`repair`) before any split or new clue, at most once per row (a recut
+may let a new rival in). Its uniqueness was not searched (HARD_NODES), and the stuck boards
+were mostly of puzzles with two solutions, which no split or new clue aimed elsewhere
+helps: 8×8 hard, seeds 0..59, every one of 67 stuck boards with 16 or fewer open cells, 44
+of 117 with more; the blind splits and new clues then ran out on a third of the candidates.
+Searched at any width, the wider boards' searches (1-4 ms, mostly proofs) cost what they
+saved; from at most an eighth open, a third of the gain. Per seed least CPU ms of three fresh
+processes, summed, 8×8 seeds 0..59 / 60..119 / 120..239: edition 19 527 / 458 / 1,098, a
+quarter 434 / 351 / 968; 10 or 40 nodes as 20."""
+
+WIDE_OPEN = 0.75
+"""Where that solve is stuck with more than this share of its cells open, the split of an open
+cage is followed at once by HARD_NEW_CLUES new clues (as when no split is left) before the
+solve begins again: after such a split the solve went on stuck 58 times in 71 (8×8 hard,
+seeds 0..119), then ran out of splits and took the new clues all the same. Summed CPU ms as
+for STUCK_RIVAL_OPEN, 8×8 seeds 0..119 / 120..239: 790 → 703 / 1,077 → 960 (a half open:
+725 / 965); 9×9 seeds 0..79 801 → 721, 7×7 363 → 386 (seeds 100..259 against edition 19:
+1,070 → 897). Tried and dropped: no solve at all before the first change of a candidate whose
+closure is that open (a third of them the solve finishes as cut): 748 → 845."""
+
+
 MERGED_FILLINGS = 1500
 MERGED_FILLINGS_FROM = 8
 """From this size up, a + × candidate hardened for extreme or unreasonable (`_harden`) merges
@@ -635,6 +661,7 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
         before: tuple[Marks | None, Marks, bool] | None = None
         tried: set[tuple[Cell, ...]] = set()
         closed: list[int] | None = None  # at tier 3, the closure of the puzzle as it is
+        repairs = size  # of rivals of stuck boards: a recut may let a new rival in
         while True:
             if stop():
                 raise Stopped(f"stopped making a {size}×{size} {LEVELS[tier - 1]} puzzle")
@@ -672,14 +699,17 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                 settled = closed
                 continue
             open_cells = [i for i, placed in enumerate(high.placed) if not placed]
-            if mid_hard and len(open_cells) <= size * size * STUCK_RIVAL_OPEN:
+            if mid_hard and repairs and len(open_cells) <= size * size * STUCK_RIVAL_OPEN:
                 # A rival the stuck board leaves is repaired away first (STUCK_RIVAL_NODES).
                 other = _stuck_rival(puzzle, high)
                 repaired = repair(puzzle, other, rng, ops) if other is not None else None
                 if repaired is not None:
+                    repairs -= 1
+                    if len(repaired.cages) > len(puzzle.cages):  # a split: the solve goes on
+                        high, fresh = high.on(layout(repaired)), False
+                    else:  # two cages cut anew: what the old ones gave may not hold
+                        low, high, fresh = begin(repaired)
                     puzzle = repaired
-                    high = high.on(layout(puzzle))
-                    fresh = False
                     continue
             open_cages = _open_cages(puzzle, open_cells)
             split = _split_one(puzzle, [c for c in open_cages if c.cells not in tried] if steps_back else open_cages,
@@ -692,6 +722,13 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                 else:
                     undo, tried = None, set()
                 puzzle = split
+                if mid_hard and len(open_cells) > size * size * WIDE_OPEN:  # new clues at once (WIDE_OPEN)
+                    for _ in range(HARD_NEW_CLUES):
+                        kept = set(puzzle.cages)
+                        puzzle = _reclue_open_cage(puzzle, [c for c in open_cages if c in kept], ops, easiest) or puzzle
+                    if puzzle is not split:
+                        low, high, fresh = begin(puzzle)
+                        continue
                 low = low.on(layout(puzzle)) if low is not None else None
                 high = high.on(layout(puzzle))
                 fresh = False
@@ -715,14 +752,6 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
             puzzle = split
             low, high, fresh = begin(puzzle)
     raise PuzzleError(f"found no {size}×{size} puzzle of level {LEVELS[tier - 1]} with operations {ops!r}")
-
-
-STUCK_RIVAL_NODES = 20
-STUCK_RIVAL_OPEN = 0.25
-"""Where the solve at tier 3 of a 7×7 to 9×9 all-operator hard candidate is stuck
-(`HARD_NODES`: its uniqueness was not searched), the budget of a search for a rival from
-the board it is stuck on, which is narrow and so cheap to search: a rival found is repaired
-away (`repair`) before any split or new clue."""
 
 
 def _stuck_rival(puzzle: Puzzle, stuck: Marks) -> Grid | None:
