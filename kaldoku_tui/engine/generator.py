@@ -268,8 +268,22 @@ solve begins again: after such a split the solve went on stuck 58 times in 71 (8
 seeds 0..119), then ran out of splits and took the new clues all the same. Summed CPU ms as
 for STUCK_RIVAL_OPEN, 8×8 seeds 0..119 / 120..239: 790 → 703 / 1,077 → 960 (a half open:
 725 / 965); 9×9 seeds 0..79 801 → 721, 7×7 363 → 386 (seeds 100..259 against edition 19:
-1,070 → 897). Tried and dropped: no solve at all before the first change of a candidate whose
-closure is that open (a third of them the solve finishes as cut): 748 → 845."""
+1,070 → 897)."""
+
+
+LOOSE_CANDIDATES = 0.69
+LOOSE_FROM = 8
+"""From this size up, the solve at tier 3 of such a candidate (HARD_BUDGETED_FROM) is not begun
+afresh where its closure leaves more than this share of the N³ candidates it could: the
+board is changed as one stuck with every cell open (WIDE_OPEN), and the solve begins on
+the puzzle changed. Fresh solves of 8×8 hard, seeds 0..199, by the candidates their
+closure left, in fifths: 68-274 finished 39 of 104, 275-312 67, 312-337 48, 337-359 33,
+359-404 13 (a stuck solve cost 1.6-1.8 ms). Summed CPU ms as for STUCK_RIVAL_OPEN, 8×8
+seeds 0..159 / 160..319 / 320..479: 1,018 → 921 / 1,125 → 1,090 / 1,085 → 994, medians 4.4
+→ 4.0 / 5.7 → 5.5 / 5.1 → 4.8 (0.66: 930 / 1,064 / 998; 0.72: 946); 9×9 seeds 0..99 820 →
+801; 7×7 467 → 528, so not there. Every candidate whose closure leaves WIDE_OPEN of its
+cells open changed so, unsolved, was worse: 748 → 845 at 8×8 (a third of them the solve
+finishes as cut)."""
 
 
 MERGED_FILLINGS = 1500
@@ -541,6 +555,7 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
     # The uniqueness searches of a 7×7 to 9×9 all-operator hard candidate (`HARD_NODES`).
     mid_hard = ops == "all" and size >= HARD_BUDGETED_FROM and tier == 3
     budget = HARD_NODES if mid_hard else None
+    loose_from = mid_hard and size >= LOOSE_FROM
     swaps = ops == "all" and tier in MID_SWAPS
     # A 6×6 or 7×7 hidden extreme or unreasonable candidate's search has a budget (`NARROWED_FROM`).
     narrowed = tier >= 4 and ops in HIDDEN_OPS and NARROWED_FROM <= size < BUDGETED_FROM
@@ -680,7 +695,10 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                     low, high, fresh = before if before is not None else begin(puzzle)
                     continue
                 high.narrow(low)
-            propagate(high, tier, quick=True)
+            # A board too loose for the solve to finish is changed unsolved (LOOSE_CANDIDATES).
+            loose = loose_from and fresh and closed is not None and _candidates(closed) > LOOSE_CANDIDATES * size**3
+            if not loose:
+                propagate(high, tier, quick=True)
             if high.solved:
                 # Fresh, the two solves are the puzzle's closures under tier - 1 and tier,
                 # which is all the grader would find; after a split, it must look. At tier 3
@@ -698,7 +716,8 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                 low, high, fresh = begin(puzzle)
                 settled = closed
                 continue
-            open_cells = [i for i, placed in enumerate(high.placed) if not placed]
+            open_cells = (list(_open_cells(closed)) if loose and closed is not None
+                          else [i for i, placed in enumerate(high.placed) if not placed])
             if mid_hard and repairs and len(open_cells) <= size * size * STUCK_RIVAL_OPEN:
                 # A rival the stuck board leaves is repaired away first (STUCK_RIVAL_NODES).
                 other = _stuck_rival(puzzle, high)
@@ -1225,6 +1244,11 @@ def _closure(puzzle: Puzzle) -> list[int]:
 def _finished(settled: list[int]) -> bool:
     """Whether a `closure` leaves one digit in every cell."""
     return all(not mask & (mask - 1) for mask in settled)
+
+
+def _candidates(settled: list[int]) -> int:
+    """How many candidates, all cells together, a closure leaves."""
+    return sum(bin(mask).count("1") for mask in settled)
 
 
 def _open_cells(settled: list[int]) -> Iterator[int]:
