@@ -271,18 +271,20 @@ for STUCK_RIVAL_OPEN, 8×8 seeds 0..119 / 120..239: 790 → 703 / 1,077 → 960 
 1,070 → 897)."""
 
 
-LOOSE_CANDIDATES = 0.69
+LOOSE_CANDIDATES = 0.64
 LOOSE_FROM = 8
 """From this size up, the solve at tier 3 of such a candidate (HARD_BUDGETED_FROM) is not begun
 afresh where its closure leaves more than this share of the N³ candidates it could: the
 board is changed as one stuck with every cell open (WIDE_OPEN), and the solve begins on
 the puzzle changed. Fresh solves of 8×8 hard, seeds 0..199, by the candidates their
 closure left, in fifths: 68-274 finished 39 of 104, 275-312 67, 312-337 48, 337-359 33,
-359-404 13 (a stuck solve cost 1.6-1.8 ms). Summed CPU ms as for STUCK_RIVAL_OPEN, 8×8
-seeds 0..159 / 160..319 / 320..479: 1,018 → 921 / 1,125 → 1,090 / 1,085 → 994, medians 4.4
+359-404 13 (a stuck solve cost 1.6-1.8 ms). Summed CPU ms as for STUCK_RIVAL_OPEN, none
+against 0.69, 8×8 seeds 0..159 / 160..319 / 320..479: 1,018 → 921 / 1,125 → 1,090 / 1,085 → 994, medians 4.4
 → 4.0 / 5.7 → 5.5 / 5.1 → 4.8 (0.66: 930 / 1,064 / 998; 0.72: 946); 9×9 seeds 0..99 820 →
-801; 7×7 467 → 528, so not there. Every candidate whose closure leaves WIDE_OPEN of its
-cells open changed so, unsolved, was worse: 748 → 845 at 8×8 (a third of them the solve
+801; 7×7 467 → 528, so not there. Then 0.69 against 0.64, 8×8 seeds 0..319 / 160..479 /
+480..799: 2,508 → 2,250 / 2,591 → 2,094 / 2,543 → 2,417 (0.60: 2,494 and 2,485; 0.62: 2,258
+and 2,331), 9×9 seeds 0..119 1,216 → 1,109. Every candidate whose closure leaves WIDE_OPEN of
+its cells open changed so, unsolved, was worse: 748 → 845 at 8×8 (a third of them the solve
 finishes as cut). Where the change leaves the puzzle too easy (tiers 1 and 2 finish it), the
 candidate is not dropped: the solve looks at the board as it was (8×8 seeds 0..799 summed
 6,045 → 5,707 ms, in four runs of 160-320 seeds: −3%, −16%, 0%, −3%)."""
