@@ -259,6 +259,50 @@ With three, HARD_NODES 10 against none (no search past the closure): 22,469 (86,
 (188, 184), p90 a little higher (8×8: 271, 399 against 326, 393)."""
 
 
+STUCK_RIVAL_OPEN = 0.25
+STUCK_RIVAL_NODES = 20
+"""Where the solve at tier 3 of such a candidate (HARD_BUDGETED_FROM) is stuck with at most
+this share of its cells open, a rival is searched for from the board it is stuck on (narrow,
+so cheap to search: 0.1-0.3 ms at 8×8), on a budget of STUCK_RIVAL_NODES nodes, and a rival
+found is repaired away (`repair`) before any split or new clue, at most once per row (a recut
+may let a new rival in). Its uniqueness was not searched (HARD_NODES), and the stuck boards
+were mostly of puzzles with two solutions, which no split or new clue aimed elsewhere
+helps: 8×8 hard, seeds 0..59, every one of 67 stuck boards with 16 or fewer open cells, 44
+of 117 with more; the blind splits and new clues then ran out on a third of the candidates.
+Searched at any width, the wider boards' searches (1-4 ms, mostly proofs) cost what they
+saved; from at most an eighth open, a third of the gain. Per seed least CPU ms of three fresh
+processes, summed, 8×8 seeds 0..59 / 60..119 / 120..239: edition 19 527 / 458 / 1,098, a
+quarter 434 / 351 / 968; 10 or 40 nodes as 20."""
+
+WIDE_OPEN = 0.75
+"""Where that solve is stuck with more than this share of its cells open, the split of an open
+cage is followed at once by HARD_NEW_CLUES new clues (as when no split is left) before the
+solve begins again: after such a split the solve went on stuck 58 times in 71 (8×8 hard,
+seeds 0..119), then ran out of splits and took the new clues all the same. Summed CPU ms as
+for STUCK_RIVAL_OPEN, 8×8 seeds 0..119 / 120..239: 790 → 703 / 1,077 → 960 (a half open:
+725 / 965); 9×9 seeds 0..79 801 → 721, 7×7 363 → 386 (seeds 100..259 against edition 19:
+1,070 → 897)."""
+
+
+LOOSE_CANDIDATES = 0.64
+LOOSE_FROM = 8
+"""From this size up, the solve at tier 3 of such a candidate (HARD_BUDGETED_FROM) is not begun
+afresh where its closure leaves more than this share of the N³ candidates it could: the
+board is changed as one stuck with every cell open (WIDE_OPEN), and the solve begins on
+the puzzle changed. Fresh solves of 8×8 hard, seeds 0..199, by the candidates their
+closure left, in fifths: 68-274 finished 39 of 104, 275-312 67, 312-337 48, 337-359 33,
+359-404 13 (a stuck solve cost 1.6-1.8 ms). Summed CPU ms as for STUCK_RIVAL_OPEN, none
+against 0.69, 8×8 seeds 0..159 / 160..319 / 320..479: 1,018 → 921 / 1,125 → 1,090 / 1,085 → 994, medians 4.4
+→ 4.0 / 5.7 → 5.5 / 5.1 → 4.8 (0.66: 930 / 1,064 / 998; 0.72: 946); 9×9 seeds 0..99 820 →
+801; 7×7 467 → 528, so not there. Then 0.69 against 0.64, 8×8 seeds 0..319 / 160..479 /
+480..799: 2,508 → 2,250 / 2,591 → 2,094 / 2,543 → 2,417 (0.60: 2,494 and 2,485; 0.62: 2,258
+and 2,331), 9×9 seeds 0..119 1,216 → 1,109. Every candidate whose closure leaves WIDE_OPEN of
+its cells open changed so, unsolved, was worse: 748 → 845 at 8×8 (a third of them the solve
+finishes as cut). Where the change leaves the puzzle too easy (tiers 1 and 2 finish it), the
+candidate is not dropped: the solve looks at the board as it was (8×8 seeds 0..799 summed
+6,045 → 5,707 ms, in four runs of 160-320 seeds: −3%, −16%, 0%, −3%)."""
+
+
 MERGED_FILLINGS = 1500
 MERGED_FILLINGS_FROM = 8
 """From this size up, a + × candidate hardened for extreme or unreasonable (`_harden`) merges
@@ -528,6 +572,7 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
     # The uniqueness searches of a 7×7 to 9×9 all-operator hard candidate (`HARD_NODES`).
     mid_hard = ops == "all" and size >= HARD_BUDGETED_FROM and tier == 3
     budget = HARD_NODES if mid_hard else None
+    loose_from = mid_hard and size >= LOOSE_FROM
     swaps = ops == "all" and tier in MID_SWAPS
     # A 6×6 or 7×7 hidden extreme or unreasonable candidate's search has a budget (`NARROWED_FROM`).
     narrowed = tier >= 4 and ops in HIDDEN_OPS and NARROWED_FROM <= size < BUDGETED_FROM
@@ -666,13 +711,21 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
         before: tuple[Marks | None, Marks, bool] | None = None
         tried: set[tuple[Cell, ...]] = set()
         closed: list[int] | None = None  # at tier 3, the closure of the puzzle as it is
+        repairs = size  # of rivals of stuck boards: a recut may let a new rival in
+        unsolved: tuple[Puzzle, list[int]] | None = None  # a loose board changed unsolved, with its closure
         while True:
             if stop():
                 raise Stopped(f"stopped making a {size}×{size} {LEVELS[tier - 1]} puzzle")
             if tier == 3:
                 closed = settled = settled or _closure(puzzle)
                 if _finished(settled):
-                    break
+                    if unsolved is None:
+                        break
+                    # Changed unsolved into too easy: the solve looks at the board as it was.
+                    (puzzle, settled), unsolved = unsolved, None
+                    low, high, fresh = begin(puzzle)
+                    loose_from = False
+                    continue
                 high.keep(settled)
                 settled = None
             elif low is not None:
@@ -684,7 +737,13 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                     low, high, fresh = before if before is not None else begin(puzzle)
                     continue
                 high.narrow(low)
-            propagate(high, tier, quick=True)
+            # A board too loose for the solve to finish is changed unsolved (LOOSE_CANDIDATES).
+            loose = loose_from and fresh and closed is not None and _candidates(closed) > LOOSE_CANDIDATES * size**3
+            if loose and closed is not None:
+                unsolved = puzzle, closed
+            else:
+                unsolved = None
+                propagate(high, tier, quick=True)
             if high.solved:
                 # Fresh, the two solves are the puzzle's closures under tier - 1 and tier,
                 # which is all the grader would find; after a split, it must look. At tier 3
@@ -702,7 +761,21 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                 low, high, fresh = begin(puzzle)
                 settled = closed
                 continue
-            open_cages = _open_cages(puzzle, (i for i, placed in enumerate(high.placed) if not placed))
+            open_cells = (list(_open_cells(closed)) if loose and closed is not None
+                          else [i for i, placed in enumerate(high.placed) if not placed])
+            if mid_hard and repairs and len(open_cells) <= size * size * STUCK_RIVAL_OPEN:
+                # A rival the stuck board leaves is repaired away first (STUCK_RIVAL_NODES).
+                other = _stuck_rival(puzzle, high)
+                repaired = repair(puzzle, other, rng, ops) if other is not None else None
+                if repaired is not None:
+                    repairs -= 1
+                    if len(repaired.cages) > len(puzzle.cages):  # a split: the solve goes on
+                        high, fresh = high.on(layout(repaired)), False
+                    else:  # two cages cut anew: what the old ones gave may not hold
+                        low, high, fresh = begin(repaired)
+                    puzzle = repaired
+                    continue
+            open_cages = _open_cages(puzzle, open_cells)
             split = _split_one(puzzle, [c for c in open_cages if c.cells not in tried] if steps_back else open_cages,
                                rng, ops, easiest)
             if split is not None:
@@ -713,6 +786,13 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                 else:
                     undo, tried = None, set()
                 puzzle = split
+                if mid_hard and len(open_cells) > size * size * WIDE_OPEN:  # new clues at once (WIDE_OPEN)
+                    for _ in range(HARD_NEW_CLUES):
+                        kept = set(puzzle.cages)
+                        puzzle = _reclue_open_cage(puzzle, [c for c in open_cages if c in kept], ops, easiest) or puzzle
+                    if puzzle is not split:
+                        low, high, fresh = begin(puzzle)
+                        continue
                 low = low.on(layout(puzzle)) if low is not None else None
                 high = high.on(layout(puzzle))
                 fresh = False
@@ -736,6 +816,18 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
             puzzle = split
             low, high, fresh = begin(puzzle)
     raise PuzzleError(f"found no {size}×{size} puzzle of level {LEVELS[tier - 1]} with operations {ops!r}")
+
+
+def _stuck_rival(puzzle: Puzzle, stuck: Marks) -> Grid | None:
+    """A solution of `puzzle` other than its own, searched from `stuck`, the board of a solve
+    of it (every deduction sound, so every solution is on it) within STUCK_RIVAL_NODES nodes;
+    None when none is found."""
+    solution = puzzle.solution
+    assert solution is not None  # generated puzzles carry their solution
+    try:
+        return rival_since(puzzle, solution, closure_since(puzzle, (stuck.cand[:], {})), STUCK_RIVAL_NODES)
+    except Undecided:
+        return None
 
 
 def _repaired_easy(puzzle: Puzzle, rng: random.Random, ops: str) -> tuple[Puzzle, bool] | None:
@@ -1200,6 +1292,11 @@ def _closure(puzzle: Puzzle) -> list[int]:
 def _finished(settled: list[int]) -> bool:
     """Whether a `closure` leaves one digit in every cell."""
     return all(not mask & (mask - 1) for mask in settled)
+
+
+def _candidates(settled: list[int]) -> int:
+    """How many candidates, all cells together, a closure leaves."""
+    return sum(bin(mask).count("1") for mask in settled)
 
 
 def _open_cells(settled: list[int]) -> Iterator[int]:
