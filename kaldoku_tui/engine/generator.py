@@ -28,7 +28,8 @@ from kaldoku_tui.engine.latin import random_isotope, random_latin_square
 from kaldoku_tui.engine.puzzle import HIDDEN, Cage, Cell, Grid, Puzzle, PuzzleError, _connected, combine
 from kaldoku_tui.engine.solver import (Closed, Proof, Undecided, cage_propagation, closure, closure_since, rival,
                                       rival_since)
-from kaldoku_tui.engine.squares import COUNTED_UP_TO, other_solution, square_index, squares_meeting
+from kaldoku_tui.engine.squares import (COUNTED_UP_TO, other_solution, rival_of_any_clues, square_index,
+                                       squares_meeting)
 from kaldoku_tui.engine.steps import Marks
 from kaldoku_tui.engine.techniques import layout, propagate, tier_needed
 
@@ -37,7 +38,19 @@ MAX_CANDIDATES = 5000
 
 SQUARE_REUSE = 8
 """Candidates cut from isotopes of one latin square before drawing another: an isotope
-costs far less than a square, but keeps its isotopy class (4×4 has only two)."""
+costs far less than a square, but keeps its isotopy class. Up to COUNTED_UP_TO, each
+candidate draws one of the listed squares instead, which costs less again."""
+
+
+BLOCKS_REUSE = 4
+"""Candidates cut from one draw of blocks on a 4×4 board where a candidate with a rival
+is dropped (`drops` and `mul_drops` in `leveled`), each with its own square: blocks cost
+some twenty times a square there, and few candidates are kept (4×4 extreme 1 in 250, × only
+normal 1 in 40), so candidates sharing blocks are kept about as often as any. Seeds 100..299,
+least of three runs, median / mean ms without and with, twice: 4×4 extreme 22.5 / 32.5, 25.3
+/ 37.0 → 18.8 / 26.2, 20.5 / 28.3; × only normal 2.6 / 3.8, 2.2 / 3.0 → 2.1 / 2.8, 1.7 / 2.2.
+Eight at extreme: 21.4 / 29.3, 21.9 / 29.2. Not at 3×3, whose few layouts differ more (× only
+normal, seeds 0..99: 6.2 / 9.1, 6.6 / 9.7 → 8.8 / 12.0, 11.6 / 15.8)."""
 
 
 RIVAL_SPLIT_TRIES = 3
@@ -581,6 +594,10 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
     # repaired, 85 candidates a puzzle at 1.5 ms, median 101 ms; dropped, 154 at 0.5 ms, 50 ms;
     # seeds 0..59 and 100..159, without and with no new clues: 63 / 84 → 58 / 69 ms median / mean.
     drops = tier > 2 and ops == "all" and _counted(size, ops)
+    # A counted × only normal candidate with a rival as cut is dropped, not repaired: the splits of
+    # its repairs left 11 in 12 easy (4×4, seeds 0..59); as cut, 1 in 7 unique ones is normal.
+    mul_drops = tier == 2 and ops == "mul" and _counted(size, ops)
+    shared_blocks = (drops or mul_drops) and size == COUNTED_UP_TO  # BLOCKS_REUSE
     # Easy + × and × only puzzles: a repaired one is told by tier 1 before any search.
     easy_first = easiest and ops in COUNTED_OPS and not _counted(size, ops)
 
@@ -593,10 +610,17 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
 
     settled: list[int] | None  # the fast solver's closure, until the human-style solves take over
     for attempt in range(MAX_CANDIDATES):
-        if attempt % SQUARE_REUSE == 0:
-            square = random_latin_square(size, rng)
-        solution = random_isotope(square, rng)
-        cages = make_cages(random_blocks(size, rng, dominoes_in_four=dominoes), solution, rng, ops, easiest=easiest,
+        if size <= COUNTED_UP_TO:  # one draw of the listed squares: an isotope would cost more
+            solution = random_latin_square(size, rng)
+        else:
+            if attempt % SQUARE_REUSE == 0:
+                square = random_latin_square(size, rng)
+            solution = random_isotope(square, rng)
+        if not shared_blocks or attempt % BLOCKS_REUSE == 0:
+            blocks = random_blocks(size, rng, dominoes_in_four=dominoes)
+        if drops and rival_of_any_clues(blocks, solution):
+            continue  # a rival whatever its clues: dropped as below, before they are dealt
+        cages = make_cages(blocks, solution, rng, ops, easiest=easiest,
                            widest=tier > 3 and ops == "all" and size <= WIDEST_CLUES_UP_TO)
         cut = Puzzle.trusted(size, cages, solution)
         first = capped = None
@@ -611,6 +635,10 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
             if easy[1]:
                 return easy[0]
             made = easy[0], None  # one solution, but tier 1 does not finish it: split below
+        elif tier == 2 and mul_drops:
+            if _rival(cut, solution, ops, None)[1] is not None:
+                continue
+            made = cut, None
         elif tier == 2 and (budgeted or searched_late):
             # `_normal` keeps only a puzzle its closure finishes, which has one solution,
             # and the search would mostly spend its budget (9×9: 65 ms a candidate) for nothing;
@@ -635,7 +663,8 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                 if other is None and _finished(first[0]):
                     continue
                 if first[1] is None:
-                    capped = solves.low if solves is not None and solves.puzzle is cut else _capped(cut, tier)
+                    capped = (solves.low if solves is not None and solves.puzzle is cut
+                              else _capped(cut, tier, first[0]))
                     if capped is None or isinstance(capped, Marks) and capped.solved:
                         continue
                 if undecided and narrowed:
@@ -661,6 +690,8 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
         if easiest and not easy_first and _tier_one(puzzle):
             return puzzle
         if tier == 2:
+            if size <= COUNTED_UP_TO and _tier_one(puzzle):
+                continue  # too easy, and splits would only keep it so: `_normal` would say None
             normal = _normal(puzzle, settled, rng, ops, stop, pins=budgeted,
                              rivals=searched_late)
             if normal is not None:
@@ -967,13 +998,16 @@ class _Solves:
         return finished
 
 
-def _capped(puzzle: Puzzle, tier: int) -> Marks | bool | None:
+def _capped(puzzle: Puzzle, tier: int, settled: list[int] | None = None) -> Marks | bool | None:
     """None when tiers below `tier` (3 or more) solve `puzzle`, which has one solution and
     which tiers 1 and 2 do not solve; else the solve capped at tier - 1 as far as it went
-    (tier > 3), or True (tier 3, where the fast solver's propagation stands in for it)."""
+    (tier > 3), or True (tier 3, where the fast solver's propagation stands in for it).
+    `settled`, its `closure` when known, spares the solve working it out again."""
     if tier == 3:
         return True
     low = Marks.start(layout(puzzle))
+    if settled is not None:
+        low.keep(settled)
     propagate(low, tier - 1, quick=True)
     return None if low.solved else low
 
