@@ -17,7 +17,7 @@ from kaldoku_tui.engine.kinds import OP_SETS
 from kaldoku_tui.engine.latin import random_latin_square
 from kaldoku_tui.engine.puzzle import Cage, Puzzle, PuzzleError, _connected, combine, to_grid
 from kaldoku_tui.engine.solver import Undecided, candidates, closure, count_solutions, rival
-from kaldoku_tui.engine.squares import latin_squares, other_solution
+from kaldoku_tui.engine.squares import latin_squares, other_solution, rival_of_any_clues
 from kaldoku_tui.engine.steps import Marks, digits_of
 from kaldoku_tui.engine.techniques import LEVELS, human_solve, layout, propagate, tier_needed
 
@@ -382,6 +382,26 @@ def test_the_squares_a_small_puzzle_allows_are_its_solutions(ops):
         found = count_by_backtracking(puzzle, limit=3)
         assert (other is None) == (found == [puzzle.solution])
         assert other is None or (other in found and other != puzzle.solution)
+
+
+def test_a_rival_of_any_clues_meets_every_clue_dealt():
+    """Blocks that a square other than the solution fills with the same digits have two
+    solutions whatever clues are dealt (the tests' counter), and such blocks are common
+    (dropped before their clues are dealt); where there is none, some deal is unique."""
+    rng = random.Random(11)
+    told = unique_seen = 0
+    for _ in range(150):
+        n = rng.choice((3, 4))
+        solution = random_latin_square(n, rng)
+        blocks = random_blocks(n, rng)
+        rival_always = rival_of_any_clues(blocks, solution)
+        for _ in range(3):
+            puzzle = Puzzle(n, make_cages(blocks, solution, rng, "all", easiest=rng.random() < 0.5), solution)
+            found = count_by_backtracking(puzzle, limit=2)
+            assert not rival_always or len(found) == 2
+            unique_seen += len(found) == 1
+        told += rival_always
+    assert 30 < told < 140 and unique_seen > 10
 
 
 @pytest.mark.parametrize("ops, tier", [("mul", 3), ("addmul", 4)])

@@ -28,7 +28,8 @@ from kaldoku_tui.engine.latin import random_isotope, random_latin_square
 from kaldoku_tui.engine.puzzle import HIDDEN, Cage, Cell, Grid, Puzzle, PuzzleError, _connected, combine
 from kaldoku_tui.engine.solver import (Closed, Proof, Undecided, cage_propagation, closure, closure_since, rival,
                                       rival_since)
-from kaldoku_tui.engine.squares import COUNTED_UP_TO, other_solution, square_index, squares_meeting
+from kaldoku_tui.engine.squares import (COUNTED_UP_TO, other_solution, rival_of_any_clues, square_index,
+                                       squares_meeting)
 from kaldoku_tui.engine.steps import Marks
 from kaldoku_tui.engine.techniques import layout, propagate, tier_needed
 
@@ -37,7 +38,19 @@ MAX_CANDIDATES = 5000
 
 SQUARE_REUSE = 8
 """Candidates cut from isotopes of one latin square before drawing another: an isotope
-costs far less than a square, but keeps its isotopy class (4×4 has only two)."""
+costs far less than a square, but keeps its isotopy class. Up to COUNTED_UP_TO, each
+candidate draws one of the listed squares instead, which costs less again."""
+
+
+BLOCKS_REUSE = 4
+"""Candidates cut from one draw of blocks on a 4×4 board where a candidate with a rival
+is dropped (`drops` and `mul_drops` in `leveled`), each with its own square: blocks cost
+some twenty times a square there, and few candidates are kept (4×4 extreme 1 in 250, × only
+normal 1 in 40), so candidates sharing blocks are kept about as often as any. Seeds 100..299,
+least of three runs, median / mean ms without and with, twice: 4×4 extreme 22.5 / 32.5, 25.3
+/ 37.0 → 18.8 / 26.2, 20.5 / 28.3; × only normal 2.6 / 3.8, 2.2 / 3.0 → 2.1 / 2.8, 1.7 / 2.2.
+Eight at extreme: 21.4 / 29.3, 21.9 / 29.2. Not at 3×3, whose few layouts differ more (× only
+normal, seeds 0..99: 6.2 / 9.1, 6.6 / 9.7 → 8.8 / 12.0, 11.6 / 15.8)."""
 
 
 RIVAL_SPLIT_TRIES = 3
@@ -256,6 +269,50 @@ solve again, and most stuck candidates took a run of them, one solve each (8×8 
 With three, HARD_NODES 10 against none (no search past the closure): 22,469 (86, 103) /
 35,372 (140, 148) / 50,194 (219, 218) against 21,277 (73, 98) / 31,723 (103, 130) / 49,486
 (188, 184), p90 a little higher (8×8: 271, 399 against 326, 393)."""
+
+
+STUCK_RIVAL_OPEN = 0.25
+STUCK_RIVAL_NODES = 20
+"""Where the solve at tier 3 of such a candidate (HARD_BUDGETED_FROM) is stuck with at most
+this share of its cells open, a rival is searched for from the board it is stuck on (narrow,
+so cheap to search: 0.1-0.3 ms at 8×8), on a budget of STUCK_RIVAL_NODES nodes, and a rival
+found is repaired away (`repair`) before any split or new clue, at most once per row (a recut
+may let a new rival in). Its uniqueness was not searched (HARD_NODES), and the stuck boards
+were mostly of puzzles with two solutions, which no split or new clue aimed elsewhere
+helps: 8×8 hard, seeds 0..59, every one of 67 stuck boards with 16 or fewer open cells, 44
+of 117 with more; the blind splits and new clues then ran out on a third of the candidates.
+Searched at any width, the wider boards' searches (1-4 ms, mostly proofs) cost what they
+saved; from at most an eighth open, a third of the gain. Per seed least CPU ms of three fresh
+processes, summed, 8×8 seeds 0..59 / 60..119 / 120..239: edition 19 527 / 458 / 1,098, a
+quarter 434 / 351 / 968; 10 or 40 nodes as 20."""
+
+WIDE_OPEN = 0.75
+"""Where that solve is stuck with more than this share of its cells open, the split of an open
+cage is followed at once by HARD_NEW_CLUES new clues (as when no split is left) before the
+solve begins again: after such a split the solve went on stuck 58 times in 71 (8×8 hard,
+seeds 0..119), then ran out of splits and took the new clues all the same. Summed CPU ms as
+for STUCK_RIVAL_OPEN, 8×8 seeds 0..119 / 120..239: 790 → 703 / 1,077 → 960 (a half open:
+725 / 965); 9×9 seeds 0..79 801 → 721, 7×7 363 → 386 (seeds 100..259 against edition 19:
+1,070 → 897)."""
+
+
+LOOSE_CANDIDATES = 0.64
+LOOSE_FROM = 8
+"""From this size up, the solve at tier 3 of such a candidate (HARD_BUDGETED_FROM) is not begun
+afresh where its closure leaves more than this share of the N³ candidates it could: the
+board is changed as one stuck with every cell open (WIDE_OPEN), and the solve begins on
+the puzzle changed. Fresh solves of 8×8 hard, seeds 0..199, by the candidates their
+closure left, in fifths: 68-274 finished 39 of 104, 275-312 67, 312-337 48, 337-359 33,
+359-404 13 (a stuck solve cost 1.6-1.8 ms). Summed CPU ms as for STUCK_RIVAL_OPEN, none
+against 0.69, 8×8 seeds 0..159 / 160..319 / 320..479: 1,018 → 921 / 1,125 → 1,090 / 1,085 → 994, medians 4.4
+→ 4.0 / 5.7 → 5.5 / 5.1 → 4.8 (0.66: 930 / 1,064 / 998; 0.72: 946); 9×9 seeds 0..99 820 →
+801; 7×7 467 → 528, so not there. Then 0.69 against 0.64, 8×8 seeds 0..319 / 160..479 /
+480..799: 2,508 → 2,250 / 2,591 → 2,094 / 2,543 → 2,417 (0.60: 2,494 and 2,485; 0.62: 2,258
+and 2,331), 9×9 seeds 0..119 1,216 → 1,109. Every candidate whose closure leaves WIDE_OPEN of
+its cells open changed so, unsolved, was worse: 748 → 845 at 8×8 (a third of them the solve
+finishes as cut). Where the change leaves the puzzle too easy (tiers 1 and 2 finish it), the
+candidate is not dropped: the solve looks at the board as it was (8×8 seeds 0..799 summed
+6,045 → 5,707 ms, in four runs of 160-320 seeds: −3%, −16%, 0%, −3%)."""
 
 
 MERGED_FILLINGS = 1500
@@ -527,6 +584,7 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
     # The uniqueness searches of a 7×7 to 9×9 all-operator hard candidate (`HARD_NODES`).
     mid_hard = ops == "all" and size >= HARD_BUDGETED_FROM and tier == 3
     budget = HARD_NODES if mid_hard else None
+    loose_from = mid_hard and size >= LOOSE_FROM
     swaps = ops == "all" and tier in MID_SWAPS
     # A 6×6 or 7×7 hidden extreme or unreasonable candidate's search has a budget (`NARROWED_FROM`).
     narrowed = tier >= 4 and ops in HIDDEN_OPS and NARROWED_FROM <= size < BUDGETED_FROM
@@ -548,6 +606,10 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
     # repaired, 85 candidates a puzzle at 1.5 ms, median 101 ms; dropped, 154 at 0.5 ms, 50 ms;
     # seeds 0..59 and 100..159, without and with no new clues: 63 / 84 → 58 / 69 ms median / mean.
     drops = tier > 2 and ops == "all" and _counted(size, ops)
+    # A counted × only normal candidate with a rival as cut is dropped, not repaired: the splits of
+    # its repairs left 11 in 12 easy (4×4, seeds 0..59); as cut, 1 in 7 unique ones is normal.
+    mul_drops = tier == 2 and ops == "mul" and _counted(size, ops)
+    shared_blocks = (drops or mul_drops) and size == COUNTED_UP_TO  # BLOCKS_REUSE
     # Easy + × and × only puzzles: a repaired one is told by tier 1 before any search.
     easy_first = easiest and ops in COUNTED_OPS and not _counted(size, ops)
 
@@ -560,10 +622,17 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
 
     settled: list[int] | None  # the fast solver's closure, until the human-style solves take over
     for attempt in range(MAX_CANDIDATES):
-        if attempt % SQUARE_REUSE == 0:
-            square = random_latin_square(size, rng)
-        solution = random_isotope(square, rng)
-        cages = make_cages(random_blocks(size, rng, dominoes_in_four=dominoes), solution, rng, ops, easiest=easiest,
+        if size <= COUNTED_UP_TO:  # one draw of the listed squares: an isotope would cost more
+            solution = random_latin_square(size, rng)
+        else:
+            if attempt % SQUARE_REUSE == 0:
+                square = random_latin_square(size, rng)
+            solution = random_isotope(square, rng)
+        if not shared_blocks or attempt % BLOCKS_REUSE == 0:
+            blocks = random_blocks(size, rng, dominoes_in_four=dominoes)
+        if drops and rival_of_any_clues(blocks, solution):
+            continue  # a rival whatever its clues: dropped as below, before they are dealt
+        cages = make_cages(blocks, solution, rng, ops, easiest=easiest,
                            widest=tier > 3 and ops == "all" and size <= WIDEST_CLUES_UP_TO)
         cut = Puzzle.trusted(size, cages, solution)
         first = capped = None
@@ -578,6 +647,10 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
             if easy[1]:
                 return easy[0]
             made = easy[0], None  # one solution, but tier 1 does not finish it: split below
+        elif tier == 2 and mul_drops:
+            if _rival(cut, solution, ops, None)[1] is not None:
+                continue
+            made = cut, None
         elif tier == 2 and (budgeted or searched_late):
             # `_normal` keeps only a puzzle its closure finishes, which has one solution,
             # and the search would mostly spend its budget (9×9: 65 ms a candidate) for nothing;
@@ -602,7 +675,8 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                 if other is None and _finished(first[0]):
                     continue
                 if first[1] is None:
-                    capped = solves.low if solves is not None and solves.puzzle is cut else _capped(cut, tier)
+                    capped = (solves.low if solves is not None and solves.puzzle is cut
+                              else _capped(cut, tier, first[0]))
                     if capped is None or isinstance(capped, Marks) and capped.solved:
                         continue
                 if undecided and narrowed:
@@ -628,6 +702,8 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
         if easiest and not easy_first and _tier_one(puzzle):
             return puzzle
         if tier == 2:
+            if size <= COUNTED_UP_TO and _tier_one(puzzle):
+                continue  # too easy, and splits would only keep it so: `_normal` would say None
             normal = _normal(puzzle, settled, rng, ops, stop, pins=budgeted,
                              rivals=searched_late)
             if normal is not None:
@@ -647,13 +723,21 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
         before: tuple[Marks | None, Marks, bool] | None = None
         tried: set[tuple[Cell, ...]] = set()
         closed: list[int] | None = None  # at tier 3, the closure of the puzzle as it is
+        repairs = size  # of rivals of stuck boards: a recut may let a new rival in
+        unsolved: tuple[Puzzle, list[int]] | None = None  # a loose board changed unsolved, with its closure
         while True:
             if stop():
                 raise Stopped(f"stopped making a {size}×{size} {LEVELS[tier - 1]} puzzle")
             if tier == 3:
                 closed = settled = settled or _closure(puzzle)
                 if _finished(settled):
-                    break
+                    if unsolved is None:
+                        break
+                    # Changed unsolved into too easy: the solve looks at the board as it was.
+                    (puzzle, settled), unsolved = unsolved, None
+                    low, high, fresh = begin(puzzle)
+                    loose_from = False
+                    continue
                 high.keep(settled)
                 settled = None
             elif low is not None:
@@ -665,7 +749,13 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                     low, high, fresh = before if before is not None else begin(puzzle)
                     continue
                 high.narrow(low)
-            propagate(high, tier, quick=True)
+            # A board too loose for the solve to finish is changed unsolved (LOOSE_CANDIDATES).
+            loose = loose_from and fresh and closed is not None and _candidates(closed) > LOOSE_CANDIDATES * size**3
+            if loose and closed is not None:
+                unsolved = puzzle, closed
+            else:
+                unsolved = None
+                propagate(high, tier, quick=True)
             if high.solved:
                 # Fresh, the two solves are the puzzle's closures under tier - 1 and tier,
                 # which is all the grader would find; after a split, it must look. At tier 3
@@ -683,7 +773,21 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                 low, high, fresh = begin(puzzle)
                 settled = closed
                 continue
-            open_cages = _open_cages(puzzle, (i for i, placed in enumerate(high.placed) if not placed))
+            open_cells = (list(_open_cells(closed)) if loose and closed is not None
+                          else [i for i, placed in enumerate(high.placed) if not placed])
+            if mid_hard and repairs and len(open_cells) <= size * size * STUCK_RIVAL_OPEN:
+                # A rival the stuck board leaves is repaired away first (STUCK_RIVAL_NODES).
+                other = _stuck_rival(puzzle, high)
+                repaired = repair(puzzle, other, rng, ops) if other is not None else None
+                if repaired is not None:
+                    repairs -= 1
+                    if len(repaired.cages) > len(puzzle.cages):  # a split: the solve goes on
+                        high, fresh = high.on(layout(repaired)), False
+                    else:  # two cages cut anew: what the old ones gave may not hold
+                        low, high, fresh = begin(repaired)
+                    puzzle = repaired
+                    continue
+            open_cages = _open_cages(puzzle, open_cells)
             split = _split_one(puzzle, [c for c in open_cages if c.cells not in tried] if steps_back else open_cages,
                                rng, ops, easiest)
             if split is not None:
@@ -694,6 +798,13 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                 else:
                     undo, tried = None, set()
                 puzzle = split
+                if mid_hard and len(open_cells) > size * size * WIDE_OPEN:  # new clues at once (WIDE_OPEN)
+                    for _ in range(HARD_NEW_CLUES):
+                        kept = set(puzzle.cages)
+                        puzzle = _reclue_open_cage(puzzle, [c for c in open_cages if c in kept], ops, easiest) or puzzle
+                    if puzzle is not split:
+                        low, high, fresh = begin(puzzle)
+                        continue
                 low = low.on(layout(puzzle)) if low is not None else None
                 high = high.on(layout(puzzle))
                 fresh = False
@@ -717,6 +828,18 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
             puzzle = split
             low, high, fresh = begin(puzzle)
     raise PuzzleError(f"found no {size}×{size} puzzle of level {LEVELS[tier - 1]} with operations {ops!r}")
+
+
+def _stuck_rival(puzzle: Puzzle, stuck: Marks) -> Grid | None:
+    """A solution of `puzzle` other than its own, searched from `stuck`, the board of a solve
+    of it (every deduction sound, so every solution is on it) within STUCK_RIVAL_NODES nodes;
+    None when none is found."""
+    solution = puzzle.solution
+    assert solution is not None  # generated puzzles carry their solution
+    try:
+        return rival_since(puzzle, solution, closure_since(puzzle, (stuck.cand[:], {})), STUCK_RIVAL_NODES)
+    except Undecided:
+        return None
 
 
 def _repaired_easy(puzzle: Puzzle, rng: random.Random, ops: str) -> tuple[Puzzle, bool] | None:
@@ -887,13 +1010,16 @@ class _Solves:
         return finished
 
 
-def _capped(puzzle: Puzzle, tier: int) -> Marks | bool | None:
+def _capped(puzzle: Puzzle, tier: int, settled: list[int] | None = None) -> Marks | bool | None:
     """None when tiers below `tier` (3 or more) solve `puzzle`, which has one solution and
     which tiers 1 and 2 do not solve; else the solve capped at tier - 1 as far as it went
-    (tier > 3), or True (tier 3, where the fast solver's propagation stands in for it)."""
+    (tier > 3), or True (tier 3, where the fast solver's propagation stands in for it).
+    `settled`, its `closure` when known, spares the solve working it out again."""
     if tier == 3:
         return True
     low = Marks.start(layout(puzzle))
+    if settled is not None:
+        low.keep(settled)
     propagate(low, tier - 1, quick=True)
     return None if low.solved else low
 
@@ -1178,6 +1304,11 @@ def _closure(puzzle: Puzzle) -> list[int]:
 def _finished(settled: list[int]) -> bool:
     """Whether a `closure` leaves one digit in every cell."""
     return all(not mask & (mask - 1) for mask in settled)
+
+
+def _candidates(settled: list[int]) -> int:
+    """How many candidates, all cells together, a closure leaves."""
+    return sum(bin(mask).count("1") for mask in settled)
 
 
 def _open_cells(settled: list[int]) -> Iterator[int]:

@@ -83,6 +83,31 @@ def _allowed(n: int, cells: tuple[Cell, ...], op: str) -> dict[int, int]:
     return masks
 
 
+@lru_cache(maxsize=1 << 14)
+def _by_bag(n: int, cells: tuple[Cell, ...]) -> dict[tuple[int, ...], int]:
+    """By the digits they put in `cells`, sorted, the squares that put those digits there
+    in some order."""
+    bags: dict[tuple[int, ...], int] = {}
+    for digits, squares in _by_digits(n, cells).items():
+        bag = tuple(sorted(digits))
+        bags[bag] = bags.get(bag, 0) | squares
+    return bags
+
+
+def rival_of_any_clues(blocks: list[tuple[Cell, ...]], solution: Grid) -> bool:
+    """Whether a latin square other than `solution` (a board of at most COUNTED_UP_TO) puts
+    in each of `blocks` the digits `solution` puts there, in some order: it then meets any
+    clue the blocks could take without hidden operations (a sum or product of any cells,
+    any operation on two), so no clues dealt to them make one solution."""
+    n = len(solution)
+    left = ~(1 << square_index(solution))
+    for block in blocks:
+        left &= _by_bag(n, block)[tuple(sorted([solution[r][c] for r, c in block]))]
+        if not left:
+            return False
+    return True
+
+
 def squares_meeting(n: int, cage: Cage) -> int:
     """The latin squares of `n` (a board of at most COUNTED_UP_TO) that meet `cage`'s clue."""
     return _allowed(n, cage.cells, cage.op).get(cage.target, 0)
