@@ -51,8 +51,10 @@ cage's table are left (bit j for filling j), the table, per cell and digit the
 fillings that do not put that digit there (bit j for filling j), and by fillings left
 the digits they put in each cell."""
 
-MEMO_LIMIT = 4096
-"""The most answers a form's memo keeps (9×9 pairs could meet 2^18 pairs of masks)."""
+MEMO_LIMIT = 256
+"""The most answers a form's memo keeps, so that a long-running server's memory stays bounded
+(9×9 pairs could meet 2^18 pairs of masks): 256 ran as many instructions as 4,096 at 6×6 and
+9×9 extreme."""
 Options = list["Pairs | Listed | None"]
 """Per cage, its fillings left; None for a cage too large to tabulate yet."""
 Settled = tuple[Values, Options]
