@@ -172,6 +172,18 @@ Seeds 0..59 and 100..159, median / mean ms, candidates a puzzle, without and wit
 extreme 58 / 96, 17.2 → 56 / 87, 14.2; 7×7 extreme 84 / 145, 22.3 → 66 / 106, 9.5; 8×8
 extreme 115 / 187, 12.6 → 120 / 166, 6.0."""
 
+CLUES_BACK_UP_TO = 6
+CLUES_BACK_AT = (4,)
+"""Up to this size, at these tiers, an all-operator candidate that a new clue (`_reclue_open_cage`,
+when no split is left) makes too easy takes it back and gives another open cage one, as
+STEPS_BACK_ALL does at 9×9: at 6×6 extreme most puzzles are made from candidates too hard
+as cut (tier 5), whose new clues one after another mostly overshot to tier 3 (seeds 0..39:
+5.6 such candidates a puzzle, one in nine made; with, 3.9 and one in six). Instructions run
+(callgrind, the same on a loaded machine), seeds 0..39, without and with: 6×6 extreme 13,160
+→ 11,674 million, 5×5 extreme 10,691 → 9,630. At unreasonable it never came about (the same
+puzzles)."""
+
+
 WIDEST_CLUES_UP_TO = 5
 """Up to this size, the cages of an all-operator candidate for extreme or unreasonable take,
 of the operations the deal leaves even, the one of most fillings (`make_cages`'s `widest`):
@@ -584,7 +596,7 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
     all_back = ops == "all" and size >= STEPS_BACK_FROM and tier in STEPS_BACK_ALL
     steps_back = tier > 3 and ((ops in COUNTED_OPS and size >= STEPS_BACK_FROM)
                                or (ops == "all" and size <= STEPS_BACK_ALL_UP_TO)) or all_back
-    clues_back = budgeted or all_back
+    clues_back = budgeted or all_back or (ops == "all" and tier in CLUES_BACK_AT and size <= CLUES_BACK_UP_TO)
 
     # On a counted all-operator board from hard up, as in Keen, a new candidate costs less
     # than changes:

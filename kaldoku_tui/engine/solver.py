@@ -38,12 +38,23 @@ LIST_LIMIT = 20_000
 
 Values = list[int]
 Table = tuple[tuple[int, ...], ...]
-Pairs = tuple[tuple[int, ...], Table]
-"""A two-cell cage's fillings left: per cell the digits they put there, and the pairs."""
-Listed = tuple[tuple[int, ...], int, Table, tuple[tuple[int, ...], ...]]
+Memo = dict
+"""What narrowing a cage of one form gave before, shared by every cage of that form:
+a generator's candidates and a search's nodes meet the same few cell masks again and
+again."""
+Pairs = tuple[tuple[int, ...], Table, Memo]
+"""A two-cell cage's fillings left: per cell the digits they put there, the pairs, and
+by the two cells' masks the pairs they leave (an empty tuple for none)."""
+Listed = tuple[tuple[int, ...], int, Table, tuple[tuple[int, ...], ...], Memo]
 """A larger cage's fillings left: per cell the digits they put there, which of the
-cage's table are left (bit j for filling j), the table, and per cell and digit the
-fillings that do not put that digit there (bit j for filling j)."""
+cage's table are left (bit j for filling j), the table, per cell and digit the
+fillings that do not put that digit there (bit j for filling j), and by fillings left
+the digits they put in each cell."""
+
+MEMO_LIMIT = 256
+"""The most answers a form's memo keeps, so that a long-running server's memory stays bounded
+(9×9 pairs could meet 2^18 pairs of masks): 256 ran as many instructions as 4,096 at 6×6 and
+9×9 extreme."""
 Options = list["Pairs | Listed | None"]
 """Per cage, its fillings left; None for a cage too large to tabulate yet."""
 Settled = tuple[Values, Options]
@@ -200,18 +211,24 @@ def candidates(puzzle: Puzzle, grid: Grid | None = None) -> dict[Cell, tuple[int
     }
 
 
-def refuted(puzzle: Puzzle, values: list[int], most: int, held: Grid | None = None) -> dict[int, int] | None:
+def refuted(
+    puzzle: Puzzle, values: list[int], most: int, held: Grid | None = None, settled: Settled | None = None
+) -> dict[int, int] | None:
     """The digits that lead to a contradiction by singles and cage fillings alone when
     placed in a cell with at most `most` candidates: one trial each, followed as far as
     tiers 1 and 2 go. `values` holds each cell's candidates in reading order (bit d for
     digit d); the answer, by cell, is in the same form. None when `values` already
     contradict the puzzle. `held`, a solution whose every digit `values` still allow, has
     its digits left untried: propagation never removes a digit of a solution the board
-    holds, so none of their trials ends in a contradiction (about half the trials)."""
+    holds, so none of their trials ends in a contradiction (about half the trials).
+    `settled`, when given, is what `cage_propagation` left on this very board (`values`),
+    and the fillings it left each cage: the trials begin from there when every cage has
+    its table, as `_settle` would give it."""
     layout = _layout(puzzle)
-    settled = _settle(layout, values[:])
-    if settled is None:
-        return None
+    if settled is None or settled[0] != values or any(len(cells) > TABLE_CELLS for cells in layout.cage_cells):
+        settled = _settle(layout, values[:])
+        if settled is None:
+            return None
     values, options = settled
     n = layout.size
     found: dict[int, int] = {}
@@ -244,10 +261,15 @@ def cage_propagation(puzzle: Puzzle, by_cell: bool = True) -> Callable[[Values, 
     layout = _layout(puzzle)
     tables: Options = [_bit_table(layout.size, cage) for cage in layout.cages]
     every = range(layout.size**2)
+    # From the open board, as `_settle` begins when every cage has its table.
+    remembered = all(len(cells) <= TABLE_CELLS for cells in layout.cage_cells)
+    open_board = _open_board(layout.size)
 
     def narrow(values: Values, since: Settled | None = None) -> Options | None:
         if not all(values):
             return None
+        if since is None and remembered and values == open_board:
+            return _opened(layout, values, not by_cell)
         if since is None:
             options, changed = tables[:], set(every)
         else:
@@ -306,10 +328,39 @@ def _settle(layout: _Layout, values: Values | None = None) -> tuple[Values, Opti
     n = layout.size
     if values is None:
         values = _open_board(n)
+        opened = _opened(layout, values)
+        return None if opened is None else (values, opened)
     options: Options = [_bit_table(n, cage) if len(cage.cells) <= TABLE_CELLS else None for cage in layout.cages]
     if not all(values) or not _propagate(layout, values, options, set(range(len(values)))):
         return None
     return values, options
+
+
+CLOSURES_KEPT = 32
+"""How many puzzles' boards propagated from the open board `_opened` remembers."""
+
+_OPENED: dict[tuple[tuple[Cage, ...], bool], tuple[Values, Options] | None] = {}
+
+
+def _opened(layout: _Layout, values: Values, whole: bool = False) -> Options | None:
+    """`values`, the open board, narrowed in place by `_propagate` (with `whole`) from every
+    cage's full table (or None beyond TABLE_CELLS), and the fillings left; None on a
+    contradiction. Remembered for the last few puzzles: a generator's uniqueness search,
+    its grader's solves and its `closure` each begin from there on the same candidate."""
+    key = layout.cages, whole
+    if key in _OPENED:
+        found = _OPENED[key]
+        if found is None:
+            return None
+        values[:] = found[0]
+        return found[1][:]
+    n = layout.size
+    options: Options = [_bit_table(n, cage) if len(cage.cells) <= TABLE_CELLS else None for cage in layout.cages]
+    kept = all(values) and _propagate(layout, values, options, set(range(len(values))), whole)
+    if len(_OPENED) >= CLOSURES_KEPT:
+        del _OPENED[next(iter(_OPENED))]
+    _OPENED[key] = (values[:], options[:]) if kept else None
+    return options if kept else None
 
 
 @lru_cache(maxsize=4096)
@@ -348,7 +399,7 @@ def _entry(digit_table, size: int) -> Pairs | Listed:
     however many fillings the cage has (up to 16,384 for six cells)."""
     table = _as_bits(digit_table)
     if size == 2:
-        return _unions(table, size), table
+        return _unions(table, size), table, {}
     # The fillings putting digit d in cell p are read off the column of p's digits as a
     # string of 0s and 1s, last filling first: int(..., 2) makes the bitset in C.
     columns = [bytes(column) for column in zip(*digit_table)] or [b""] * size
@@ -362,7 +413,7 @@ def _entry(digit_table, size: int) -> Pairs | Listed:
                 keep[d] = everyone ^ int(column.translate(_AS_ONES[d])[::-1], 2)
         unions.append(union)
         keeps.append(tuple(keep))
-    return tuple(unions), everyone, table, tuple(keeps)
+    return tuple(unions), everyone, table, tuple(keeps), {}
 
 
 def _digit(mask: int) -> int:
@@ -408,22 +459,30 @@ def _propagate(
                     return False
                 continue
             cells = cage_cells[k]
-            if len(entry) == 2:
+            if len(entry) == 3:
                 a, b = cells
                 va, vb = values[a], values[b]
-                (ua, ub), table = entry
+                (ua, ub), table, memo = entry
                 if ua & ~va or ub & ~vb:
-                    kept = []
-                    ua = ub = 0
-                    for pair in table:
-                        da, db = pair
-                        if da & va and db & vb:
-                            kept.append(pair)
-                            ua |= da
-                            ub |= db
-                    if not kept:
+                    # Filtering the pairs left by the masks is filtering the form's table by them.
+                    key = (va & ua) << 16 | vb & ub
+                    narrowed: Pairs | tuple[()] | None = memo.get(key)
+                    if narrowed is None:
+                        kept = []
+                        ua = ub = 0
+                        for pair in table:
+                            da, db = pair
+                            if da & va and db & vb:
+                                kept.append(pair)
+                                ua |= da
+                                ub |= db
+                        narrowed = ((ua, ub), tuple(kept), memo) if kept else ()
+                        if len(memo) < MEMO_LIMIT:
+                            memo[key] = narrowed
+                    if not narrowed:
                         return False
-                    options[k] = (ua, ub), tuple(kept)
+                    options[k] = narrowed
+                    ua, ub = narrowed[0]
                 if whole:
                     ua = ub = ua | ub
                 if va & ua != va:
@@ -433,7 +492,7 @@ def _propagate(
                     values[b] = vb & ub
                     changed.add(b)
                 continue
-            unions, alive, table, keeps = entry
+            unions, alive, table, keeps, memo = entry
             masks = [values[i] for i in cells]
             left = alive
             for allowed, v, keep in zip(unions, masks, keeps):
@@ -444,11 +503,16 @@ def _propagate(
                 if not left:
                     return False
                 # A digit stays in a cell while some filling left puts it there.
-                unions = tuple([
-                    sum([bits[d] for d in digits_of[allowed] if left & keep[d] != left])
-                    for allowed, keep in zip(unions, keeps)
-                ])
-                options[k] = unions, left, table, keeps
+                found = memo.get(left)
+                if found is None:
+                    found = tuple([
+                        sum([bits[d] for d in digits_of[allowed] if left & keep[d] != left])
+                        for allowed, keep in zip(unions, keeps)
+                    ])
+                    if len(memo) < MEMO_LIMIT:
+                        memo[left] = found
+                unions = found
+                options[k] = unions, left, table, keeps, memo
             if whole:
                 union = 0
                 for allowed in unions:
@@ -626,9 +690,9 @@ def _count(entry: Pairs | Listed) -> int:
 
 def _fillings_left(entry: Pairs | Listed) -> list[tuple[int, ...]]:
     """A cage's fillings left, in its table's order."""
-    if len(entry) == 2:
+    if len(entry) == 3:
         return list(entry[1])
-    _, left, table, _ = entry
+    _, left, table, _, _ = entry
     found = []
     while left:
         low = left & -left

@@ -92,6 +92,10 @@ class Layout:
         self.cage_cells: list[list[int]] = [[r * n + c for r, c in cage.cells] for cage in puzzle.cages]
         self.cage_of: list[int] = [puzzle.cage_index((i // n, i % n)) for i in range(n * n)]
         self._propagation: dict[bool, Propagation] = {}
+        self.fits_found: dict = {}
+        """`Marks.fits` and what is worked out from it, by cage and its cells' candidates:
+        shared by every board of this puzzle (a generator's solves at two tiers, and the
+        grader's trials, meet the same cages with the same candidates)."""
         self.idle: dict[Callable, tuple[tuple[int, ...], tuple[bool, ...]]] = {}
         """For the grader, by technique: the last board (candidates, placed) on which it
         found nothing. Tiers 3 and 4 see the same board again and again (a tier's solve
@@ -168,7 +172,7 @@ class Marks:
                 for j in layout.peers[i]:
                     if not placed[j] and not given.get(j):
                         cand[j] &= ~cand[i]
-        return cls(layout, cand, placed, {})
+        return cls(layout, cand, placed, layout.fits_found)
 
     def copy(self) -> Marks:
         return Marks(self.layout, self.cand[:], self.placed[:], self._fits, self.words, dict(self._last),
@@ -188,7 +192,9 @@ class Marks:
         if self.settled is not None:
             by_cell, (before, left) = self.settled
             settled = by_cell, (before, [left[k] if k is not None else None for k in was])
-        return Marks(layout, self.cand, self.placed, self._fits_moved(moved), self.words, last, settled, quiet)
+        if layout.fits_found is not self._fits:
+            layout.fits_found.update(self._fits_moved(moved))
+        return Marks(layout, self.cand, self.placed, layout.fits_found, self.words, last, settled, quiet)
 
     def _moved(self, layout: Layout) -> dict[int, int]:
         """Where each cage of this puzzle that `layout`'s puzzle has too is in it."""

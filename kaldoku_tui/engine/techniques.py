@@ -295,7 +295,9 @@ def _quick_trials(marks: Marks) -> list[Step | None]:
     same: a trial refuted on a board stays refuted on any narrower one, so the order of
     trials changes the steps, never the board they end on."""
     held = _held_solution(marks)
-    found = refuted(marks.layout.puzzle, marks.cand, QUICK_TRIAL_CANDIDATES, held)
+    # The trials begin from what the fast solver's propagation last left on this board.
+    settled = marks.settled[1] if marks.settled is not None and marks.settled[0] else None
+    found = refuted(marks.layout.puzzle, marks.cand, QUICK_TRIAL_CANDIDATES, held, settled)
     if found is None:
         raise Contradiction("the candidates contradict the clues")
     if found:
@@ -640,6 +642,25 @@ def _geometry_lines(n: int) -> list[list[int]]:
     return [[r * n + c for c in range(n)] for r in range(n)] + [[r * n + c for r in range(n)] for c in range(n)]
 
 
+@lru_cache(maxsize=8)
+def _lines_seen(
+    n: int, cand: tuple[int, ...], placed: tuple[bool, ...]
+) -> list[tuple[list[int], tuple[int, ...], int, tuple[int, ...]]]:
+    """For each line of a board (rows, then columns) with candidates `cand` and `placed`
+    cells: its open cells, their candidates, the digits placed in it (a bitmask), and every
+    cell's candidates. Remembered: the six subset techniques and three fish look at the
+    same board in one pass of the grader."""
+    found = []
+    for cells in _geometry_lines(n):
+        open_cells = [i for i in cells if not placed[i]]
+        done = 0
+        for i in cells:
+            if placed[i]:
+                done |= cand[i]
+        found.append((open_cells, tuple([cand[i] for i in open_cells]), done, tuple([cand[i] for i in cells])))
+    return found
+
+
 SUBSET_NAMES = {2: "pair", 3: "triple", 4: "quad"}
 """Subsets by order. Orders up to half a line are enough: in a line of m open cells, a
 naked subset of k cells is a hidden subset of the other m − k, and m ≤ 9."""
@@ -654,12 +675,10 @@ def subsets(size: int, hidden: bool) -> Technique:
 
     def find(m: Marks) -> Iterator[Step]:
         lay = m.layout
-        cand, placed = m.cand, m.placed
-        for line, cells in enumerate(lay.lines):
-            open_cells = [i for i in cells if not placed[i]]
+        for line, (open_cells, open_cands, _, _) in enumerate(_lines_seen(lay.size, tuple(m.cand), tuple(m.placed))):
             if len(open_cells) <= size:
                 continue
-            found = _line_subsets(lay.size, size, hidden, tuple([cand[i] for i in open_cells]))
+            found = _line_subsets(lay.size, size, hidden, open_cands)
             for group, digits, removed in found:
                 spots = [open_cells[pos] for pos in group]
                 removes = {open_cells[pos]: mask for pos, mask in removed}
@@ -905,8 +924,9 @@ def fish(size: int) -> Technique:
     def find(m: Marks) -> Iterator[Step]:
         lay = m.layout
         n = lay.size
-        done = placed_in_lines(m)
-        by_line = [_places_of_digits(n, tuple([m.cand[i] for i in cells])) for cells in lay.lines]
+        seen = _lines_seen(n, tuple(m.cand), tuple(m.placed))
+        done = [line[2] for line in seen]
+        by_line = [_places_of_digits(n, line[3]) for line in seen]
         for base, cross in ((0, n), (n, 0)):
             for d in range(1, n + 1):
                 spots = {}
@@ -980,19 +1000,24 @@ def forcing_chain(m: Marks) -> Iterator[Step]:
     x; and a chain that forces a cell seen by the first to its other digit proves x.
     """
     lay = m.layout
-    pairs = [i for i, mask in enumerate(m.cand) if not m.placed[i] and mask.bit_count() == 2]
+    cand = m.cand
+    pairs = [i for i, mask in enumerate(cand) if not m.placed[i] and mask.bit_count() == 2]
     is_pair = set(pairs)
+    # Each two-digit cell's peers that have two digits too, in the order of its peers.
+    links = {i: [j for j in lay.peers[i] if j in is_pair] for i in pairs}
     for start in pairs:
         around = lay.peer_sets[start]
-        for x in digits_of(m.cand[start]):
-            y = only_digit(m.cand[start] & ~bit(x))
+        for x in digits_of(cand[start]):
+            y = only_digit(cand[start] & ~bit(x))
             parent: dict[tuple[int, int], tuple[int, int] | None] = {(start, y): None}
             queue = [(start, y)]
             for cell, value in queue:
-                for j in lay.peers[cell]:
-                    if j not in is_pair or not m.cand[j] >> value & 1:
+                seen_value = 1 << value
+                for j in links[cell]:
+                    other = cand[j]
+                    if not other & seen_value:
                         continue
-                    forced = only_digit(m.cand[j] & ~bit(value))
+                    forced = (other ^ seen_value).bit_length() - 1
                     if (j, forced) in parent:
                         continue
                     parent[(j, forced)] = (cell, value)
