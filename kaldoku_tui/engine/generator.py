@@ -1308,7 +1308,7 @@ def _finished(settled: list[int]) -> bool:
 
 def _candidates(settled: list[int]) -> int:
     """How many candidates, all cells together, a closure leaves."""
-    return sum(bin(mask).count("1") for mask in settled)
+    return sum(mask.bit_count() for mask in settled)
 
 
 def _open_cells(settled: list[int]) -> Iterator[int]:

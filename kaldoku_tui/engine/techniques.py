@@ -1017,7 +1017,7 @@ def forcing_chain(m: Marks) -> Iterator[Step]:
                     other = cand[j]
                     if not other & seen_value:
                         continue
-                    forced = (other ^ seen_value).bit_length() - 1
+                    forced = only_digit(other ^ seen_value)
                     if (j, forced) in parent:
                         continue
                     parent[(j, forced)] = (cell, value)
