@@ -19,6 +19,7 @@ have few enough candidates to list the fillings.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
@@ -340,6 +341,7 @@ CLOSURES_KEPT = 32
 """How many puzzles' boards propagated from the open board `_opened` remembers."""
 
 _OPENED: dict[tuple[tuple[Cage, ...], bool], tuple[Values, Options] | None] = {}
+_OPENED_LOCK = threading.Lock()  # a hint's search thread and a generator may meet here
 
 
 def _opened(layout: _Layout, values: Values, whole: bool = False) -> Options | None:
@@ -348,8 +350,10 @@ def _opened(layout: _Layout, values: Values, whole: bool = False) -> Options | N
     contradiction. Remembered for the last few puzzles: a generator's uniqueness search,
     its grader's solves and its `closure` each begin from there on the same candidate."""
     key = layout.cages, whole
-    if key in _OPENED:
-        found = _OPENED[key]
+    with _OPENED_LOCK:
+        known = key in _OPENED
+        found = _OPENED.get(key)
+    if known:
         if found is None:
             return None
         values[:] = found[0]
@@ -357,9 +361,10 @@ def _opened(layout: _Layout, values: Values, whole: bool = False) -> Options | N
     n = layout.size
     options: Options = [_bit_table(n, cage) if len(cage.cells) <= TABLE_CELLS else None for cage in layout.cages]
     kept = all(values) and _propagate(layout, values, options, set(range(len(values))), whole)
-    if len(_OPENED) >= CLOSURES_KEPT:
-        del _OPENED[next(iter(_OPENED))]
-    _OPENED[key] = (values[:], options[:]) if kept else None
+    with _OPENED_LOCK:
+        if len(_OPENED) >= CLOSURES_KEPT:
+            del _OPENED[next(iter(_OPENED))]
+        _OPENED[key] = (values[:], options[:]) if kept else None
     return options if kept else None
 
 
