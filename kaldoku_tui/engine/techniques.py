@@ -253,11 +253,17 @@ def _quick_pass(marks: Marks, max_tier: int, steps: list[Step]) -> bool:
     """One round of the techniques above tier 2 (settle does the rest), the easiest first."""
     lay = marks.layout
     board = (tuple(marks.cand), tuple(marks.placed))
+    sound = None  # whether the board holds the puzzle's solution, asked when it matters (ORDERS)
     for tier, technique in TECHNIQUES:
         if tier > max_tier:
             return False
         if tier < 3:
             continue
+        if ORDERS.get(technique, 0) > lay.size // 2:
+            if sound is None:
+                sound = _held_solution(marks) is not None
+            if sound:
+                continue
         # A technique finds the same on the same board (of the same puzzle, where it reads cages).
         idle = _idle_on_size(lay.size) if technique in BOARD_ONLY else lay.idle
         if tier < 5 and idle.get(technique) == board:
@@ -585,6 +591,9 @@ def cage_line(m: Marks) -> Iterator[Step]:
     cand, placed = m.cand, m.placed
     quiet = None if m.words else m.quiet  # the grader applies every step found
     left = _settled_left(m) if quiet is not None else None
+    if quiet is not None and left is not None:
+        yield from _cage_line_left(m, quiet, left)
+        return
     for k, (cells, (groups, lines)) in enumerate(zip(lay.cage_cells, _cage_lines(lay))):
         if all(placed[i] for i in cells):
             continue
@@ -593,17 +602,14 @@ def cage_line(m: Marks) -> Iterator[Step]:
             if quiet.get(k) == masks:
                 continue
             quiet[k] = masks
-        found: list | None = None
+        found = None
         for g, (line, outside) in enumerate(lines):
             if found is None:
                 if all(placed[j] for j in outside):
                     continue
-                if left is not None:  # unworded: the fillings themselves are not needed
-                    found, in_lines = [], _always_left(left[k], groups)
-                else:
-                    found, in_lines = m.always(k, groups)
-                    if not found:
-                        cage_fits(m, k)  # says why there is none
+                found, in_lines = m.always(k, groups)
+                if not found:
+                    cage_fits(m, k)  # says why there is none
                 if not any(in_lines):
                     break
             always = in_lines[g]
@@ -616,6 +622,24 @@ def cage_line(m: Marks) -> Iterator[Step]:
                     f"{lay.line_name(line)} {'is' if len(ds) == 1 else 'are'} in this cage")
                 yield make("cage_line", 3, lambda: say_cage(lay.puzzle.cages[k]), reason, m,
                            removes=removes, cells=cells, cages=[k], lines=[line])
+
+
+def _cage_line_left(m: Marks, quiet: dict, left: list[Pairs | Listed]) -> Iterator[Step]:
+    """cage_line's steps, unworded, on a board the fast solver's propagation left, with
+    the fillings it left each cage (`_settled_left`): the same steps in the same order."""
+    cand, placed = m.cand, m.placed
+    for k, (cells, (groups, lines)) in enumerate(zip(m.layout.cage_cells, _cage_lines(m.layout))):
+        if not lines:
+            continue
+        masks = tuple([cand[i] for i in cells])
+        if quiet.get(k) == masks:
+            continue
+        quiet[k] = masks
+        for (_, outside), always in zip(lines, _always_left(left[k], groups)):
+            if always:
+                removes = {j: cand[j] & always for j in outside if cand[j] & always and not placed[j]}
+                if removes:
+                    yield make("cage_line", 3, "", "", m, removes=removes)
 
 
 def _settled_left(m: Marks) -> list[Pairs | Listed] | None:
@@ -821,18 +845,21 @@ def _windows(lay: Layout) -> list[tuple[list[int], list[int], str, list[int], li
     single cells) wholly inside, and the run's cells outside those cages; only runs
     holding such a cage of the operation."""
     n = lay.size
-    cages = lay.puzzle.cages
+    ops = [cage.op for cage in lay.puzzle.cages]
     runs = _runs(n)
     inside: list[list[int]] = [[] for _ in runs]
     for k, cells in enumerate(lay.cage_cells):
         for place in _runs_holding(n, tuple(cells)):
             inside[place].append(k)
-    found = []
+    found: list[tuple[list[int], list[int], str, list[int], list[int]]] = []
     for (lines, window, _, _, _), held in zip(runs, inside):
+        held_ops = {ops[k] for k in held}
         for op in ("+", "*"):
-            if any(cages[k].op == op for k in held):
-                kept = [k for k in held if cages[k].op in (op, "=")]
-                covered = {i for k in kept for i in lay.cage_cells[k]}
+            if op in held_ops:
+                kept = [k for k in held if ops[k] == op or ops[k] == "="]
+                covered: set[int] = set()
+                for k in kept:
+                    covered.update(lay.cage_cells[k])
                 found.append((lines, window, op, kept, [i for i in window if i not in covered]))
     return found
 
@@ -1192,3 +1219,13 @@ TECHNIQUES: list[tuple[int, Technique]] = [
 
 BOARD_ONLY = frozenset(technique for tier, technique in TECHNIQUES if tier in (3, 4)) - {cage_line, line_rule}
 """The techniques above tier 2 that read candidates in lines alone, never cages."""
+
+_ORDER_OF = {name: size for size, name in FISH_NAMES.items()} | {
+    f"{kind}_{name}": size for size, name in SUBSET_NAMES.items() for kind in ("naked", "hidden")}
+ORDERS: dict[Technique, int] = {
+    technique: _ORDER_OF[technique.__name__] for _, technique in TECHNIQUES if technique.__name__ in _ORDER_OF}
+"""The subsets and fish by their order. On a board that holds a solution, where the grader's
+quick pass has settled tiers 1 and 2 and run the lower orders in vain, one of order k above
+half the board's size finds nothing: in a line of m ≤ N open cells it is one of order
+m − k < k (a naked subset a hidden one, a fish over rows one over columns). On a board
+with no solution (a trial's) the two may differ, so there every order runs."""
