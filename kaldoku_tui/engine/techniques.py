@@ -384,8 +384,8 @@ def make(
     """
     lay = marks.layout
     n = lay.size
-    set_cells = {lay.cell(i): d for i, d in (sets or {}).items()}
-    removed = {lay.cell(i): frozenset(digits_of(mask)) for i, mask in (removes or {}).items() if mask}
+    set_cells = {divmod(i, n): d for i, d in (sets or {}).items()}
+    removed = {divmod(i, n): _digit_set(mask) for i, mask in (removes or {}).items() if mask}
     if not marks.words:
         return Step(technique, tier, NAMES[technique], "", "", set_cells, removed)
     where = where() if callable(where) else where
@@ -404,6 +404,13 @@ def make(
         rows=tuple(sorted(line for line in lines if line < n)),
         columns=tuple(sorted(line - n for line in lines if line >= n)),
     )
+
+
+@lru_cache(maxsize=1 << 10)
+def _digit_set(mask: int) -> frozenset[int]:
+    """The digits of a candidate bitmask as a set, as a Step removes them: the grader
+    makes thousands of steps a puzzle from a few hundred masks."""
+    return frozenset(digits_of(mask))
 
 
 def unplaced(marks: Marks, cells) -> list[int]:
