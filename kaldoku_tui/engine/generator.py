@@ -717,7 +717,7 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
         if tier == 2:
             if size <= COUNTED_UP_TO and _tier_one(puzzle):
                 continue  # too easy, and splits would only keep it so: `_normal` would say None
-            normal = _normal(puzzle, settled, rng, ops, stop, pins=budgeted,
+            normal = _normal(puzzle, rng, ops, stop, pins=budgeted,
                              rivals=searched_late or unproved)
             if normal is not None:
                 return normal
@@ -1038,12 +1038,10 @@ def _capped(puzzle: Puzzle, tier: int, settled: list[int] | None = None) -> Mark
 
 
 def _normal(
-    puzzle: Puzzle, settled: list[int] | None, rng: random.Random, ops: str, stop: Callable[[], bool],
-    pins: bool = False, rivals: bool = False,
+    puzzle: Puzzle, rng: random.Random, ops: str, stop: Callable[[], bool], pins: bool = False, rivals: bool = False,
 ) -> Puzzle | None:
-    """`puzzle` (whose `closure` is `settled`, None when not yet worked out) with cages
-    split or given narrower clues until singles and cage fillings cell by cell (tiers 1
-    and 2) finish it; None when tier 1 alone does, or nothing is left to change. The fast
+    """`puzzle` with cages split or given narrower clues until singles and cage fillings
+    cell by cell (tiers 1 and 2) finish it; None when tier 1 alone does, or nothing is left to change. The fast
     solver's propagation is those two tiers, and far quicker than the human-style solve.
     After a change it goes on from the board before it (`closure_since`: the new cages
     alone looked at, 0.15 ms against 0.38 at 8×8), which may be narrower than the
@@ -1067,8 +1065,8 @@ def _normal(
     worked out again (NORMAL_TWO_CHANGES_FROM)."""
     n = puzzle.size
     repairs = n if rivals else 0  # a recut may let a new rival in
-    # A closure given is checked again cage by cage, for the fillings each keeps.
-    closed = closure_since(puzzle, None if settled is None else (settled, {}))
+    # Afresh: where a search or `closure` began from the open board, it is remembered there (`_opened`).
+    closed = closure_since(puzzle)
     exact = True  # whether `closed` is the puzzle's own closure, not one reached from before a change
     while True:
         if stop():
@@ -1389,16 +1387,32 @@ def _narrowest_clue(
     """The clue of `cage`'s cells, by an allowed operation, that fewest fillings meet, with
     (the fillings of the cage now, how many fewer); None when none is narrower. Remembered:
     a candidate's open cages are looked at again after each new clue."""
-    digits = [solution[r][c] for r, c in cage.cells]
-    now = len(fillings(size, cage))
+    digits = tuple([solution[r][c] for r, c in cage.cells])
+    allowed = tuple(allowed_ops(cage.cells, solution, ops, easiest))
+    found = _narrowest_of_form(size, shape_of(cage.cells), cage.op, cage.target, digits, allowed,
+                               ops in HIDDEN_OPS and len(digits) > 1)
+    if found is None:
+        return None
+    counts, shown, target = found
+    return counts, Cage.trusted(cage.cells, shown, target)  # the cage's own cells, a clue its digits make
+
+
+@lru_cache(maxsize=4096)
+def _narrowest_of_form(
+    size: int, shape: tuple[Cell, ...], op: str, target: int, digits: tuple[int, ...], allowed: tuple[str, ...],
+    hidden: bool,
+) -> tuple[tuple[int, int], str, int] | None:
+    """`_narrowest_clue` of a cage of this form (`shape` at the top left corner) holding `digits`,
+    which may take the operations `allowed` (shown, unless `hidden`), its clue as (operation
+    shown, target): every candidate's cages are new, their forms seldom."""
+    now = len(fillings(size, Cage.trusted(shape, op, target)))
     best = None
-    for op in allowed_ops(cage.cells, solution, ops, easiest):
+    for real in allowed:
         # A hidden set keeps its operations hidden: the new clue is the target alone.
-        shown = HIDDEN if ops in HIDDEN_OPS and len(cage.cells) > 1 else op
-        target = combine(op, digits)
-        assert target is not None  # allowed_ops offers only operations the digits make
-        other = Cage.trusted(cage.cells, shown, target)  # the cage's own cells, a clue its digits make
-        fewer = now - len(fillings(size, other))
+        shown = HIDDEN if hidden else real
+        made = combine(real, digits)
+        assert made is not None  # allowed_ops offers only operations the digits make
+        fewer = now - len(fillings(size, Cage.trusted(shape, shown, made)))
         if fewer > 0 and (best is None or fewer > best[0][1]):
-            best = ((now, fewer), other)
+            best = ((now, fewer), shown, made)
     return best
