@@ -8,7 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kaldoku_tui.engine.cages import make_cages, random_blocks
-from kaldoku_tui.engine.fillings import fillings
+from kaldoku_tui.engine import fillings as fillings_module
+from kaldoku_tui.engine.fillings import fillings, forget_tables
 from kaldoku_tui.engine.latin import random_latin_square
 from kaldoku_tui.engine.puzzle import Cage, Puzzle, can_fill, to_grid
 from kaldoku_tui.engine.solver import (candidates, closure, closure_since, count_solutions, rival, rival_since,
@@ -73,6 +74,19 @@ def test_unique_puzzle_has_its_one_solution():
     assert solve(KEEN) == [KEEN_SOLUTION]
     assert solve(KEEN, limit=10) == [KEEN_SOLUTION]
     assert count_solutions(KEEN) == 1
+
+
+def test_remembered_tables_are_forgotten_past_their_budget(monkeypatch):
+    """A server generates for days: once FILLINGS_KEPT fillings are listed, the tables
+    remembered are forgotten, and solving goes on as before."""
+    forget_tables()
+    tables = [fillings(4, cage) for cage in KEEN.cages]
+    assert fillings.cache_info().currsize == len(KEEN.cages)
+    monkeypatch.setattr(fillings_module, "FILLINGS_KEPT", 5)
+    forget_tables()
+    assert [fillings(4, cage) for cage in KEEN.cages] == tables
+    assert fillings.cache_info().currsize < len(KEEN.cages)
+    assert solve(KEEN) == [KEEN_SOLUTION]
 
 
 def test_puzzle_without_solution():

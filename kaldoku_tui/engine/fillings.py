@@ -10,15 +10,52 @@ arithmetic.py), so that a cage of any size is judged at once.
 
 from __future__ import annotations
 
+import threading
 from functools import lru_cache
 from itertools import combinations
 from math import factorial
+from typing import Callable
 
 from kaldoku_tui.engine.arithmetic import Filling, combine, pairs_or_single, shape_of
 from kaldoku_tui.engine.puzzle import HIDDEN, SHOWN_OPS, Cage, Cell, PuzzleError, cell_name
 
 TABLE_LIMIT = 100_000
 """The most fillings a cage's table may hold; a cage that may have more is too large to list."""
+
+FILLINGS_KEPT = 500_000
+"""How many fillings the remembered tables may have listed, here and in the solver's
+bitsets of them, before every one is forgotten and rebuilt as asked: a server that
+generates for days keeps at most about 100 MB of them (measured), not ever more."""
+
+_listed = 0
+_LISTED_LOCK = threading.Lock()
+_FORGETS: list[Callable[[], None]] = []
+
+
+def forget_with_tables(forget: Callable[[], None]) -> None:
+    """Have `forget` (a cache's clear) called whenever the remembered tables are forgotten:
+    for caches that keep what is built from them."""
+    _FORGETS.append(forget)
+
+
+def _count_listed(count: int) -> None:
+    """Counts fillings just listed into a remembered table; past FILLINGS_KEPT since the
+    last time, forgets them all (an LRU's evictions are not seen, so this over-counts)."""
+    global _listed
+    with _LISTED_LOCK:
+        _listed += count
+        if _listed <= FILLINGS_KEPT:
+            return
+    forget_tables()
+
+
+def forget_tables() -> None:
+    """Forgets every remembered table (and what is built from them: `forget_with_tables`)."""
+    global _listed
+    with _LISTED_LOCK:
+        _listed = 0
+    for forget in (_table.cache_clear, fillings.cache_clear, *_FORGETS):
+        forget()
 
 
 class CageTooLarge(PuzzleError):
@@ -80,9 +117,13 @@ def _table(size: int, shape: tuple[Cell, ...], op: str, target: int) -> tuple[Fi
     if size ** len(shape) > TABLE_LIMIT and _bound(size, shape, op, target) > TABLE_LIMIT:
         return None
     if op == HIDDEN:
-        found = {f for real in SHOWN_OPS if _fits_shape(real, shape) for f in _search(size, shape, real, target)}
-        return tuple(sorted(found))
-    return tuple(_search(size, shape, op, target))
+        found = tuple(
+            sorted({f for real in SHOWN_OPS if _fits_shape(real, shape) for f in _search(size, shape, real, target)})
+        )
+    else:
+        found = tuple(_search(size, shape, op, target))
+    _count_listed(len(found))
+    return found
 
 
 def _fits_shape(op: str, shape: tuple[Cell, ...]) -> bool:

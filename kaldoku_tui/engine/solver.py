@@ -27,7 +27,7 @@ from math import prod
 from typing import Callable
 
 from kaldoku_tui.engine.arithmetic import Shape, shape_of
-from kaldoku_tui.engine.fillings import fillings
+from kaldoku_tui.engine.fillings import fillings, forget_with_tables
 from kaldoku_tui.engine.kinds import MAX_SIZE
 from kaldoku_tui.engine.puzzle import Cage, Cell, Grid, Puzzle
 
@@ -380,6 +380,10 @@ def _form_bits(n: int, shape: Shape, op: str, target: int) -> Pairs | Listed:
     """_bit_table by the cage's form: a generator asks for cages of the same form again
     and again, in every place on the board."""
     return _entry(fillings(n, Cage(shape, op, target)), len(shape))
+
+
+forget_with_tables(_bit_table.cache_clear)
+forget_with_tables(_form_bits.cache_clear)
 
 
 _BITS = tuple(1 << d for d in range(MAX_SIZE + 1))
