@@ -709,11 +709,9 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
             if normal is not None:
                 return normal
             continue
-        low: Marks | None
-        if puzzle is cut and isinstance(capped, Marks):  # the full solve on its layout, as `begin` shares one
-            low, high, fresh = capped, Marks.start(capped.layout), True
-        else:
-            low, high, fresh = begin(puzzle)
+        low, high, fresh = begin(puzzle)
+        if puzzle is cut and isinstance(capped, Marks):
+            low = capped
         if solves is not None and solves.puzzle is puzzle and solves.high is not None:
             low, high = solves.low, solves.high  # a finished one is seen there, after `stop` is asked
         # On a budgeted board, the puzzle before its last new clue, and the cages whose new
@@ -807,9 +805,8 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                     if puzzle is not split:
                         low, high, fresh = begin(puzzle)
                         continue
-                lay = layout(puzzle)  # one for both solves, as `begin` gives: what one found idle, the other skips
-                low = low.on(lay) if low is not None else None
-                high = high.on(lay)
+                low = low.on(layout(puzzle)) if low is not None else None
+                high = high.on(layout(puzzle))
                 fresh = False
                 continue
             # A new clue replaces the old one: what was deduced from it may not hold. A
