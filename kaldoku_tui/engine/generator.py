@@ -738,10 +738,14 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
         closed: list[int] | None = None  # at tier 3, the closure of the puzzle as it is
         repairs = size  # of rivals of stuck boards: a recut may let a new rival in
         unsolved: tuple[Puzzle, list[int]] | None = None  # a loose board changed unsolved, with its closure
+        resumed = False  # the solves just stepped back to, stuck where they were: nothing new to find
         while True:
             if stop():
                 raise Stopped(f"stopped making a {size}×{size} {LEVELS[tier - 1]} puzzle")
-            if tier == 3:
+            stuck, resumed = resumed, False
+            if stuck:
+                pass
+            elif tier == 3:
                 closed = settled = settled or _closure(puzzle)
                 if _finished(settled):
                     if unsolved is None:
@@ -760,6 +764,7 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                         break
                     puzzle, undo = undo, None
                     low, high, fresh = before if before is not None else begin(puzzle)
+                    resumed = before is not None
                     continue
                 high.narrow(low)
             # A board too loose for the solve to finish is changed unsolved (LOOSE_CANDIDATES).
@@ -768,7 +773,8 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                 unsolved = puzzle, closed
             else:
                 unsolved = None
-                propagate(high, tier, quick=True)
+                if not stuck:
+                    propagate(high, tier, quick=True)
             if high.solved:
                 # Fresh, the two solves are the puzzle's closures under tier - 1 and tier,
                 # which is all the grader would find; after a split, it must look. At tier 3
