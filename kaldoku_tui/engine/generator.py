@@ -208,6 +208,17 @@ went on from its board (`closure_since`, `rival_since`: seeds 0..299, least of t
 summed CPU ms 4,217 → 3,881), but searched first with MID_SWAPS it costs less again (the
 same seeds: early 2,263, late 2,494)."""
 
+NORMAL_UNPROVED_FROM = 6
+"""From this size up to NORMAL_SEARCHED_LATE_FROM, an all-operator normal candidate's rivals that
+swap two digits along a cycle (MID_SWAPS) are repaired away, but its uniqueness is not searched
+past its closure (a budget of 0 nodes, as HARD_NODES): `_normal` keeps only a puzzle its closure
+finishes, which has one solution, and searches a rival only where no split or new clue is left,
+as from NORMAL_SEARCHED_LATE_FROM. At 6×6, 2.8 of 4.4 searches a puzzle were proofs (seeds
+0..59), spent on candidates that `_normal` then finished, or found stuck, or too easy. Least of
+three runs a seed, 6×6 seeds 0..199 / 200..399, median and summed CPU ms: 6.04, 1,719 → 5.31,
+1,415 / 5.18, 1,493 → 4.66, 1,313; 7×7 seeds 0..199 5.48, 1,561 → 5.14, 1,407; 5×5 3.42, 852
+→ 3.86, 1,094, so not there."""
+
 NORMAL_RIVAL_NODES = 20
 """The budget of such a late search: past it the candidate is dropped, since a board with
 no split or new clue left that no rival shows on soon is mostly unique and stuck, and the
@@ -583,7 +594,9 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
     searched_late = tier == 2 and ops == "all" and size >= NORMAL_SEARCHED_LATE_FROM
     # The uniqueness searches of a 7×7 to 9×9 all-operator hard candidate (`HARD_NODES`).
     mid_hard = ops == "all" and size >= HARD_BUDGETED_FROM and tier == 3
-    budget = HARD_NODES if mid_hard else None
+    # A 6×6 or 7×7 all-operator normal candidate: swaps and its closure alone (NORMAL_UNPROVED_FROM).
+    unproved = tier == 2 and ops == "all" and NORMAL_UNPROVED_FROM <= size < NORMAL_SEARCHED_LATE_FROM
+    budget = HARD_NODES if mid_hard else 0 if unproved else None
     loose_from = mid_hard and size >= LOOSE_FROM
     swaps = ops == "all" and tier in MID_SWAPS
     # A 6×6 or 7×7 hidden extreme or unreasonable candidate's search has a budget (`NARROWED_FROM`).
@@ -704,8 +717,8 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
         if tier == 2:
             if size <= COUNTED_UP_TO and _tier_one(puzzle):
                 continue  # too easy, and splits would only keep it so: `_normal` would say None
-            normal = _normal(puzzle, settled, rng, ops, stop, pins=budgeted,
-                             rivals=searched_late)
+            normal = _normal(puzzle, rng, ops, stop, pins=budgeted,
+                             rivals=searched_late or unproved)
             if normal is not None:
                 return normal
             continue
@@ -725,10 +738,14 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
         closed: list[int] | None = None  # at tier 3, the closure of the puzzle as it is
         repairs = size  # of rivals of stuck boards: a recut may let a new rival in
         unsolved: tuple[Puzzle, list[int]] | None = None  # a loose board changed unsolved, with its closure
+        resumed = False  # the solves just stepped back to, stuck where they were: nothing new to find
         while True:
             if stop():
                 raise Stopped(f"stopped making a {size}×{size} {LEVELS[tier - 1]} puzzle")
-            if tier == 3:
+            stuck, resumed = resumed, False
+            if stuck:
+                pass
+            elif tier == 3:
                 closed = settled = settled or _closure(puzzle)
                 if _finished(settled):
                     if unsolved is None:
@@ -747,6 +764,7 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                         break
                     puzzle, undo = undo, None
                     low, high, fresh = before if before is not None else begin(puzzle)
+                    resumed = before is not None
                     continue
                 high.narrow(low)
             # A board too loose for the solve to finish is changed unsolved (LOOSE_CANDIDATES).
@@ -755,7 +773,8 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                 unsolved = puzzle, closed
             else:
                 unsolved = None
-                propagate(high, tier, quick=True)
+                if not stuck:
+                    propagate(high, tier, quick=True)
             if high.solved:
                 # Fresh, the two solves are the puzzle's closures under tier - 1 and tier,
                 # which is all the grader would find; after a split, it must look. At tier 3
@@ -1025,12 +1044,10 @@ def _capped(puzzle: Puzzle, tier: int, settled: list[int] | None = None) -> Mark
 
 
 def _normal(
-    puzzle: Puzzle, settled: list[int] | None, rng: random.Random, ops: str, stop: Callable[[], bool],
-    pins: bool = False, rivals: bool = False,
+    puzzle: Puzzle, rng: random.Random, ops: str, stop: Callable[[], bool], pins: bool = False, rivals: bool = False,
 ) -> Puzzle | None:
-    """`puzzle` (whose `closure` is `settled`, None when not yet worked out) with cages
-    split or given narrower clues until singles and cage fillings cell by cell (tiers 1
-    and 2) finish it; None when tier 1 alone does, or nothing is left to change. The fast
+    """`puzzle` with cages split or given narrower clues until singles and cage fillings
+    cell by cell (tiers 1 and 2) finish it; None when tier 1 alone does, or nothing is left to change. The fast
     solver's propagation is those two tiers, and far quicker than the human-style solve.
     After a change it goes on from the board before it (`closure_since`: the new cages
     alone looked at, 0.15 ms against 0.38 at 8×8), which may be narrower than the
@@ -1054,8 +1071,8 @@ def _normal(
     worked out again (NORMAL_TWO_CHANGES_FROM)."""
     n = puzzle.size
     repairs = n if rivals else 0  # a recut may let a new rival in
-    # A closure given is checked again cage by cage, for the fillings each keeps.
-    closed = closure_since(puzzle, None if settled is None else (settled, {}))
+    # Afresh: where a search or `closure` began from the open board, it is remembered there (`_opened`).
+    closed = closure_since(puzzle)
     exact = True  # whether `closed` is the puzzle's own closure, not one reached from before a change
     while True:
         if stop():
@@ -1376,16 +1393,32 @@ def _narrowest_clue(
     """The clue of `cage`'s cells, by an allowed operation, that fewest fillings meet, with
     (the fillings of the cage now, how many fewer); None when none is narrower. Remembered:
     a candidate's open cages are looked at again after each new clue."""
-    digits = [solution[r][c] for r, c in cage.cells]
-    now = len(fillings(size, cage))
+    digits = tuple([solution[r][c] for r, c in cage.cells])
+    allowed = tuple(allowed_ops(cage.cells, solution, ops, easiest))
+    found = _narrowest_of_form(size, shape_of(cage.cells), cage.op, cage.target, digits, allowed,
+                               ops in HIDDEN_OPS and len(digits) > 1)
+    if found is None:
+        return None
+    counts, shown, target = found
+    return counts, Cage.trusted(cage.cells, shown, target)  # the cage's own cells, a clue its digits make
+
+
+@lru_cache(maxsize=4096)
+def _narrowest_of_form(
+    size: int, shape: tuple[Cell, ...], op: str, target: int, digits: tuple[int, ...], allowed: tuple[str, ...],
+    hidden: bool,
+) -> tuple[tuple[int, int], str, int] | None:
+    """`_narrowest_clue` of a cage of this form (`shape` at the top left corner) holding `digits`,
+    which may take the operations `allowed` (shown, unless `hidden`), its clue as (operation
+    shown, target): every candidate's cages are new, their forms seldom."""
+    now = len(fillings(size, Cage.trusted(shape, op, target)))
     best = None
-    for op in allowed_ops(cage.cells, solution, ops, easiest):
+    for real in allowed:
         # A hidden set keeps its operations hidden: the new clue is the target alone.
-        shown = HIDDEN if ops in HIDDEN_OPS and len(cage.cells) > 1 else op
-        target = combine(op, digits)
-        assert target is not None  # allowed_ops offers only operations the digits make
-        other = Cage.trusted(cage.cells, shown, target)  # the cage's own cells, a clue its digits make
-        fewer = now - len(fillings(size, other))
+        shown = HIDDEN if hidden else real
+        made = combine(real, digits)
+        assert made is not None  # allowed_ops offers only operations the digits make
+        fewer = now - len(fillings(size, Cage.trusted(shape, shown, made)))
         if fewer > 0 and (best is None or fewer > best[0][1]):
-            best = ((now, fewer), other)
+            best = ((now, fewer), shown, made)
     return best

@@ -31,6 +31,9 @@ OP_ALIASES = {"x": "*", "X": "*", "×": "*", "÷": "/", "−": "-"}
 
 OP_SYMBOLS = {"+": "+", "-": "−", "*": "×", "/": "÷", "=": "", "?": ""}
 
+_OP_CODES = {op: k for k, op in enumerate(OPS)}
+"""Each operation's number, hashed in a cage's stead: a string's hash differs from process to process."""
+
 
 @dataclass(frozen=True)
 class Cage:
@@ -39,10 +42,14 @@ class Cage:
     cells: tuple[Cell, ...]
     op: str
     target: int
+    _hash: int = field(init=False, repr=False, compare=False)
+    """Worked out once: a generator looks its cages up in tables and sets again and again
+    (some 2,000 hashes a 6×6 puzzle), and hashing the cells each time cost it 5%."""
 
     def __post_init__(self) -> None:
         cells = tuple(sorted((int(r), int(c)) for r, c in self.cells))
         object.__setattr__(self, "cells", cells)
+        object.__setattr__(self, "_hash", hash((cells, _OP_CODES.get(self.op, -1), self.target)))
         if not cells:
             raise PuzzleError("a cage has no cells")
         if len(set(cells)) != len(cells):
@@ -66,9 +73,13 @@ class Cage:
         in reading order and whose clue they meet (a throwaway 4×4 candidate spent a third
         of its clue dealing checking them)."""
         cage = object.__new__(cls)
-        for name, value in (("cells", cells), ("op", op), ("target", target)):
+        for name, value in (("cells", cells), ("op", op), ("target", target),
+                            ("_hash", hash((cells, _OP_CODES[op], target)))):
             object.__setattr__(cage, name, value)
         return cage
+
+    def __hash__(self) -> int:
+        return self._hash
 
     @property
     def anchor(self) -> Cell:
