@@ -352,3 +352,26 @@ def test_quick_trials_go_on_past_the_first_refuted_for_as_many_trials_again(monk
     assert len(found) >= 2 and found == within
     assert all(step in every for step in found)
     assert len(found) < len(every), "the look stops: a first refuted trial may settle the board"
+
+
+def test_the_graders_shortcuts_take_the_same_steps_as_the_long_way(monkeypatch):
+    """cage_line read off the fast solver's fillings, and subsets and fish above half the
+    board's size skipped on a board holding the solution: the same steps, the same board."""
+    from kaldoku_tui.engine.generator import generate
+
+    puzzles = [generate(size, seed, level=level)
+               for size, seed, level in ((5, 1, "extreme"), (5, 2, "unreasonable"), (6, 3, "extreme"))]
+
+    def solves():
+        found = []
+        for puzzle in puzzles:
+            marks = Marks.start(t.layout(puzzle))
+            steps = t.propagate(marks, 5, quick=True)
+            found.append((marks.cand, [(step.technique, step.sets, step.removes) for step in steps]))
+        return found
+
+    shortcut = solves()
+    assert any(technique == "cage_line" for _, steps in shortcut for technique, _, _ in steps)
+    monkeypatch.setattr(t, "_settled_left", lambda marks: None)
+    monkeypatch.setattr(t, "ORDERS", {})
+    assert solves() == shortcut

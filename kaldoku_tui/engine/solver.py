@@ -260,26 +260,39 @@ def cage_propagation(puzzle: Puzzle, by_cell: bool = True) -> Callable[[Values, 
     given None there (new since: a cage split) starts from its full table, and its cells
     are looked at again."""
     layout = _layout(puzzle)
-    tables: Options = [_bit_table(layout.size, cage) for cage in layout.cages]
     every = range(layout.size**2)
     # From the open board, as `_settle` begins when every cage has its table.
     remembered = all(len(cells) <= TABLE_CELLS for cells in layout.cage_cells)
     open_board = _open_board(layout.size)
+    tables: list[Options] = []  # one list once made (two, equal, if two threads race)
+
+    def full() -> Options:
+        """Every cage's full table, made when first needed: a board `_opened` left needs none."""
+        if not tables:
+            tables.append([_bit_table(layout.size, cage) for cage in layout.cages])
+        return tables[0]
+
+    if not remembered:
+        full()  # CageTooLarge here, for the caller to take the slower way
 
     def narrow(values: Values, since: Settled | None = None) -> Options | None:
         if not all(values):
             return None
-        if since is None and remembered and values == open_board:
-            return _opened(layout, values, not by_cell)
+        if since is None and remembered:
+            if values == open_board:
+                return _opened(layout, values, not by_cell)
+            # A board the open one's propagation led to (a closure the grader's solve begins
+            # from) goes on from there: the same board, none of the cages' tables filtered again.
+            since = _opened_under(layout, values, not by_cell)
         if since is None:
-            options, changed = tables[:], set(every)
+            options, changed = full()[:], set(every)
         else:
             before, left = since
             options = left[:]
             changed = {i for i, (now, then) in enumerate(zip(values, before)) if now != then}
             for k, entry in enumerate(left):
                 if entry is None:
-                    options[k] = tables[k]
+                    options[k] = full()[k]
                     changed.update(layout.cage_cells[k])
         return options if _propagate(layout, values, options, changed, whole=not by_cell) else None
 
@@ -287,9 +300,15 @@ def cage_propagation(puzzle: Puzzle, by_cell: bool = True) -> Callable[[Values, 
 
 
 def _layout(puzzle: Puzzle) -> _Layout:
-    n = puzzle.size
+    return _layout_of(puzzle.size, puzzle.cages)
+
+
+@lru_cache(maxsize=64)
+def _layout_of(n: int, cages: tuple[Cage, ...]) -> _Layout:
+    """`_layout` by the puzzle's cages: the search, the closure and the grader's
+    propagation each ask for it on the same candidate."""
     peers, lines, lines_of = _geometry(n)
-    cage_cells = tuple(tuple(r * n + c for r, c in cage.cells) for cage in puzzle.cages)
+    cage_cells = tuple(tuple(r * n + c for r, c in cage.cells) for cage in cages)
     cage_of = [0] * (n * n)
     for k, cells in enumerate(cage_cells):
         for i in cells:
@@ -299,7 +318,7 @@ def _layout(puzzle: Puzzle) -> _Layout:
         peers=peers,
         lines=lines,
         lines_of=lines_of,
-        cages=puzzle.cages,
+        cages=cages,
         cage_cells=cage_cells,
         cage_of=tuple(cage_of),
     )
@@ -366,6 +385,16 @@ def _opened(layout: _Layout, values: Values, whole: bool = False) -> Options | N
             del _OPENED[next(iter(_OPENED))]
         _OPENED[key] = (values[:], options[:]) if kept else None
     return options if kept else None
+
+
+def _opened_under(layout: _Layout, values: Values, whole: bool) -> Settled | None:
+    """What `_opened` remembers of this puzzle's open board (with `whole`), when `values`
+    keep no digit it does not: propagation may go on from there. None otherwise."""
+    with _OPENED_LOCK:
+        found = _OPENED.get((layout.cages, whole))
+    if found is not None and all(now & ~then == 0 for now, then in zip(values, found[0])):
+        return found
+    return None
 
 
 @lru_cache(maxsize=4096)

@@ -131,12 +131,12 @@ class Marks:
     `words` says whether the steps found on it are worded; a grader needs none.
     """
 
-    __slots__ = ("layout", "cand", "placed", "_fits", "_last", "words", "settled", "quiet")
+    __slots__ = ("layout", "cand", "placed", "_fits", "_last", "words", "settled", "quiet", "quiet_runs")
 
     def __init__(
         self, layout: Layout, cand: list[int], placed: list[bool], fits: dict,
         words: bool = True, last: dict | None = None, settled: tuple[bool, Settled] | None = None,
-        quiet: dict | None = None,
+        quiet: dict | None = None, quiet_runs: dict | None = None,
     ) -> None:
         self.layout = layout
         self.cand = cand
@@ -151,6 +151,9 @@ class Marks:
         """For the grader (no words), by cage: its cells' candidates when `cage_line` last
         looked at it. Every step found then was applied and the board has only narrowed
         since, so while they stay the same the cage has nothing new to give."""
+        self.quiet_runs = {} if quiet_runs is None else quiet_runs
+        """`quiet` for `line_rule`, by its run of lines and operation: the run's cells'
+        candidates when it last looked there."""
 
     @classmethod
     def start(cls, layout: Layout, grid: Grid | None = None, notes=None) -> Marks:
@@ -176,7 +179,7 @@ class Marks:
 
     def copy(self) -> Marks:
         return Marks(self.layout, self.cand[:], self.placed[:], self._fits, self.words, dict(self._last),
-                     self.settled, dict(self.quiet))
+                     self.settled, dict(self.quiet), dict(self.quiet_runs))
 
     def on(self, layout: Layout) -> Marks:
         """These marks on a puzzle with the same cells and more constraints (a cage split),
@@ -210,6 +213,14 @@ class Marks:
         self.keep(other.cand)
         for i, placed in enumerate(other.placed):
             self.placed[i] = self.placed[i] or placed
+        # Where this board is now the one `other`'s propagation left (a solve capped a tier
+        # lower, which went as far as it could), the next settle goes on from there; and
+        # what `other` found quiet is quiet here too, the board being as narrow or narrower.
+        if other.settled is not None and other.settled[1][0] == self.cand:
+            self.settled = other.settled
+        if other.layout is self.layout:
+            self.quiet.update(other.quiet)
+            self.quiet_runs.update(other.quiet_runs)
 
     def keep(self, masks: list[int]) -> None:
         """Keep only the candidates in `masks` (cell by cell in reading order), which

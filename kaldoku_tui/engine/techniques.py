@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, product
 from math import factorial, prod
-from typing import Callable, Iterator
+from typing import Callable, Iterator, cast
 
 from kaldoku_tui.engine.kinds import LEVELS
 from kaldoku_tui.engine.puzzle import Grid, Puzzle, cell_name
-from kaldoku_tui.engine.solver import refuted
+from kaldoku_tui.engine.solver import _DIGITS_OF, Listed, Pairs, refuted
 from kaldoku_tui.engine.steps import (
     Contradiction,
     Layout,
@@ -133,7 +133,7 @@ def propagate(
             found = step is not None
         if not found:
             break
-    if marks.solved:
+    if marks.solved and _settled_left(marks) is None:  # the fast solver's fillings say so
         for k in range(len(marks.layout.cage_cells)):
             cage_fits(marks, k)
     return steps
@@ -253,11 +253,17 @@ def _quick_pass(marks: Marks, max_tier: int, steps: list[Step]) -> bool:
     """One round of the techniques above tier 2 (settle does the rest), the easiest first."""
     lay = marks.layout
     board = (tuple(marks.cand), tuple(marks.placed))
+    sound = None  # whether the board holds the puzzle's solution, asked when it matters (ORDERS)
     for tier, technique in TECHNIQUES:
         if tier > max_tier:
             return False
         if tier < 3:
             continue
+        if ORDERS.get(technique, 0) > lay.size // 2:
+            if sound is None:
+                sound = _held_solution(marks) is not None
+            if sound:
+                continue
         # A technique finds the same on the same board (of the same puzzle, where it reads cages).
         idle = _idle_on_size(lay.size) if technique in BOARD_ONLY else lay.idle
         if tier < 5 and idle.get(technique) == board:
@@ -378,8 +384,8 @@ def make(
     """
     lay = marks.layout
     n = lay.size
-    set_cells = {lay.cell(i): d for i, d in (sets or {}).items()}
-    removed = {lay.cell(i): frozenset(digits_of(mask)) for i, mask in (removes or {}).items() if mask}
+    set_cells = {divmod(i, n): d for i, d in (sets or {}).items()}
+    removed = {divmod(i, n): _digit_set(mask) for i, mask in (removes or {}).items() if mask}
     if not marks.words:
         return Step(technique, tier, NAMES[technique], "", "", set_cells, removed)
     where = where() if callable(where) else where
@@ -398,6 +404,13 @@ def make(
         rows=tuple(sorted(line for line in lines if line < n)),
         columns=tuple(sorted(line - n for line in lines if line >= n)),
     )
+
+
+@lru_cache(maxsize=1 << 10)
+def _digit_set(mask: int) -> frozenset[int]:
+    """The digits of a candidate bitmask as a set, as a Step removes them: the grader
+    makes thousands of steps a puzzle from a few hundred masks."""
+    return frozenset(digits_of(mask))
 
 
 def unplaced(marks: Marks, cells) -> list[int]:
@@ -584,6 +597,10 @@ def cage_line(m: Marks) -> Iterator[Step]:
     lay = m.layout
     cand, placed = m.cand, m.placed
     quiet = None if m.words else m.quiet  # the grader applies every step found
+    left = _settled_left(m) if quiet is not None else None
+    if quiet is not None and left is not None:
+        yield from _cage_line_left(m, quiet, left)
+        return
     for k, (cells, (groups, lines)) in enumerate(zip(lay.cage_cells, _cage_lines(lay))):
         if all(placed[i] for i in cells):
             continue
@@ -612,6 +629,66 @@ def cage_line(m: Marks) -> Iterator[Step]:
                     f"{lay.line_name(line)} {'is' if len(ds) == 1 else 'are'} in this cage")
                 yield make("cage_line", 3, lambda: say_cage(lay.puzzle.cages[k]), reason, m,
                            removes=removes, cells=cells, cages=[k], lines=[line])
+
+
+def _cage_line_left(m: Marks, quiet: dict, left: list[Pairs | Listed]) -> Iterator[Step]:
+    """cage_line's steps, unworded, on a board the fast solver's propagation left, with
+    the fillings it left each cage (`_settled_left`): the same steps in the same order."""
+    cand, placed = m.cand, m.placed
+    for k, (cells, (groups, lines)) in enumerate(zip(m.layout.cage_cells, _cage_lines(m.layout))):
+        if not lines:
+            continue
+        masks = tuple([cand[i] for i in cells])
+        if quiet.get(k) == masks:
+            continue
+        quiet[k] = masks
+        for (_, outside), always in zip(lines, _always_left(left[k], groups)):
+            if always:
+                removes = {j: cand[j] & always for j in outside if cand[j] & always and not placed[j]}
+                if removes:
+                    yield make("cage_line", 3, "", "", m, removes=removes)
+
+
+def _settled_left(m: Marks) -> list[Pairs | Listed] | None:
+    """The fillings the fast solver's propagation left each cage of `m`, when it left
+    this very board (as the grader's settle does before tier 3 looks): each cage's
+    fillings are then exactly those its cells' candidates allow. None otherwise."""
+    if m.settled is None or m.settled[1][0] != m.cand:
+        return None
+    left = m.settled[1][1]
+    return cast("list[Pairs | Listed]", left) if all(entry is not None for entry in left) else None
+
+
+def _always_left(entry: Pairs | Listed, groups: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
+    """`Marks.always`'s digits by group, from a cage's fillings left as the fast solver
+    keeps them (`solver.Pairs` or `solver.Listed`, never empty): a digit is always in a
+    group when no filling left lacks it in every position of the group."""
+    every = []
+    if len(entry) == 3:  # a pair: the pairs left
+        table = entry[1]
+        for positions in groups:
+            always = -1
+            for pair in table:
+                here = 0
+                for pos in positions:
+                    here |= pair[pos]
+                always &= here
+            every.append(always)
+        return tuple(every)
+    unions, alive, _, keeps, _ = entry
+    for positions in groups:
+        union = 0
+        for pos in positions:
+            union |= unions[pos]
+        always = 0
+        for d in _DIGITS_OF[union]:
+            lacking = alive
+            for pos in positions:
+                lacking &= keeps[pos][d]
+            if not lacking:
+                always |= 1 << d
+        every.append(always)
+    return tuple(every)
 
 
 @lru_cache(maxsize=16)
@@ -753,11 +830,17 @@ def line_rule(m: Marks) -> Iterator[Step]:
     Cages wholly inside a run of lines, with the digits placed there, leave a total
     for the few remaining cells; those cells keep only digits that can make it.
     """
-    placed = m.placed
-    for lines, window, op, candidates, outside in _windows(m.layout):
+    cand, placed = m.cand, m.placed
+    quiet = None if m.words else m.quiet_runs  # the grader applies every step found
+    for w, (lines, window, op, candidates, outside) in enumerate(_windows(m.layout)):
         # The cells left for the total are the open ones outside those cages: with none or
         # more than three, there is nothing to work out.
         if 1 <= len([i for i in outside if not placed[i]]) <= 3:
+            if quiet is not None:  # as cage_line's: the run's cells alone say what it gives
+                masks = tuple([cand[i] for i in window])
+                if quiet.get(w) == masks:
+                    continue
+                quiet[w] = masks
             step = _line_total(m, op, lines, window, candidates)
             if step is not None:
                 yield step
@@ -769,18 +852,21 @@ def _windows(lay: Layout) -> list[tuple[list[int], list[int], str, list[int], li
     single cells) wholly inside, and the run's cells outside those cages; only runs
     holding such a cage of the operation."""
     n = lay.size
-    cages = lay.puzzle.cages
+    ops = [cage.op for cage in lay.puzzle.cages]
     runs = _runs(n)
     inside: list[list[int]] = [[] for _ in runs]
     for k, cells in enumerate(lay.cage_cells):
         for place in _runs_holding(n, tuple(cells)):
             inside[place].append(k)
-    found = []
+    found: list[tuple[list[int], list[int], str, list[int], list[int]]] = []
     for (lines, window, _, _, _), held in zip(runs, inside):
+        held_ops = {ops[k] for k in held}
         for op in ("+", "*"):
-            if any(cages[k].op == op for k in held):
-                kept = [k for k in held if cages[k].op in (op, "=")]
-                covered = {i for k in kept for i in lay.cage_cells[k]}
+            if op in held_ops:
+                kept = [k for k in held if ops[k] == op or ops[k] == "="]
+                covered: set[int] = set()
+                for k in kept:
+                    covered.update(lay.cage_cells[k])
                 found.append((lines, window, op, kept, [i for i in window if i not in covered]))
     return found
 
@@ -1140,3 +1226,13 @@ TECHNIQUES: list[tuple[int, Technique]] = [
 
 BOARD_ONLY = frozenset(technique for tier, technique in TECHNIQUES if tier in (3, 4)) - {cage_line, line_rule}
 """The techniques above tier 2 that read candidates in lines alone, never cages."""
+
+_ORDER_OF = {name: size for size, name in FISH_NAMES.items()} | {
+    f"{kind}_{name}": size for size, name in SUBSET_NAMES.items() for kind in ("naked", "hidden")}
+ORDERS: dict[Technique, int] = {
+    technique: _ORDER_OF[technique.__name__] for _, technique in TECHNIQUES if technique.__name__ in _ORDER_OF}
+"""The subsets and fish by their order. On a board that holds a solution, where the grader's
+quick pass has settled tiers 1 and 2 and run the lower orders in vain, one of order k above
+half the board's size finds nothing: in a line of m ≤ N open cells it is one of order
+m − k < k (a naked subset a hidden one, a fish over rows one over columns). On a board
+with no solution (a trial's) the two may differ, so there every order runs."""
