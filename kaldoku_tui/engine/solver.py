@@ -419,7 +419,7 @@ _BITS = tuple(1 << d for d in range(MAX_SIZE + 1))
 """Each digit's one-bit mask, looked up: building a fresh process's filling tables, half
 the time of shifting each digit."""
 
-_DIGITS_OF = tuple(tuple(d for d in range(1, MAX_SIZE + 1) if mask >> d & 1) for mask in range(1 << (MAX_SIZE + 1)))
+DIGITS_OF = tuple(tuple(d for d in range(1, MAX_SIZE + 1) if mask >> d & 1) for mask in range(1 << (MAX_SIZE + 1)))
 """Each mask's digits, looked up: the cage rule walks the digits a cell lost at every step."""
 
 _AS_ONES = tuple(bytes(ord("1") if b == d else ord("0") for b in range(256)) for d in range(MAX_SIZE + 1))
@@ -474,7 +474,7 @@ def _propagate(
     written out here, in one loop, because this is where the solvers spend their time."""
     peers, lines, lines_of, cage_of = layout.peers, layout.lines, layout.lines_of, layout.cage_of
     cage_cells, n = layout.cage_cells, layout.size
-    digits_of, bits = _DIGITS_OF, _BITS
+    digits_of, bits = DIGITS_OF, _BITS
     looked: set[int] = set()  # cells whose lines are yet to be looked at for hidden singles
     while changed:
         batch, changed = changed, set()

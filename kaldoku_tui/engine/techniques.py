@@ -16,7 +16,7 @@ from typing import Callable, Iterator, cast
 
 from kaldoku_tui.engine.kinds import LEVELS
 from kaldoku_tui.engine.puzzle import Grid, Puzzle, cell_name
-from kaldoku_tui.engine.solver import _DIGITS_OF, Listed, Pairs, refuted
+from kaldoku_tui.engine.solver import DIGITS_OF, Listed, Pairs, refuted
 from kaldoku_tui.engine.steps import (
     Contradiction,
     Layout,
@@ -681,7 +681,7 @@ def _always_left(entry: Pairs | Listed, groups: tuple[tuple[int, ...], ...]) -> 
         for pos in positions:
             union |= unions[pos]
         always = 0
-        for d in _DIGITS_OF[union]:
+        for d in DIGITS_OF[union]:
             lacking = alive
             for pos in positions:
                 lacking &= keeps[pos][d]
