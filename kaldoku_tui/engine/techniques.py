@@ -20,6 +20,7 @@ from kaldoku_tui.engine.solver import DIGITS_OF, Listed, Pairs, refuted
 from kaldoku_tui.engine.steps import (
     Contradiction,
     Layout,
+    ONE_DIGIT,
     Marks,
     Step,
     bit,
@@ -168,16 +169,14 @@ def settle(marks: Marks, max_tier: int) -> None:
         since = None
         if marks.settled is not None and marks.settled[0] == by_cell:
             before = marks.settled[1][0]
-            if all(now & ~then == 0 for now, then in zip(cand, before)):
+            if list(map(int.__or__, cand, before)) == before:  # each cell's digits among those
                 since = marks.settled[1]
         marks.settled = None
         left = narrow(cand, since)
         if left is None:
             raise Contradiction("singles and cage fillings leave no way to fill the board")
         marks.settled = (by_cell, (cand[:], left))
-        for i, mask in enumerate(cand):
-            if not mask & (mask - 1):
-                placed[i] = True
+        placed[:] = map(ONE_DIGIT.__contains__, cand)  # no cell is left empty here
         return
     done = placed_in_lines(marks)
     for i, (row, col) in enumerate(lay.lines_of):
@@ -332,9 +331,7 @@ def _held_solution(marks: Marks) -> Grid | None:
     solution = marks.layout.puzzle.solution
     if solution is None:
         return None
-    n = marks.layout.size
-    cand = marks.cand
-    if all(cand[r * n + c] >> d & 1 for r, row in enumerate(solution) for c, d in enumerate(row)):
+    if all(map(int.__and__, marks.cand, marks.layout.solution_bits())):
         return solution
     return None
 
@@ -635,7 +632,9 @@ def _cage_line_left(m: Marks, quiet: dict, left: list[Pairs | Listed]) -> Iterat
     """cage_line's steps, unworded, on a board the fast solver's propagation left, with
     the fillings it left each cage (`_settled_left`): the same steps in the same order."""
     cand, placed = m.cand, m.placed
-    for k, (cells, (groups, lines)) in enumerate(zip(m.layout.cage_cells, _cage_lines(m.layout))):
+    assert m.settled is not None
+    by_line = _cage_lines_wide(m.layout) if m.settled[0] else _cage_lines(m.layout)
+    for k, (cells, (groups, lines)) in enumerate(zip(m.layout.cage_cells, by_line)):
         if not lines:
             continue
         masks = tuple([cand[i] for i in cells])
@@ -659,10 +658,32 @@ def _settled_left(m: Marks) -> list[Pairs | Listed] | None:
     return cast("list[Pairs | Listed]", left) if all(entry is not None for entry in left) else None
 
 
+_ALWAYS_KEPT = 4096
+"""The most answers `_always_left` remembers (a server's memory stays bounded)."""
+
+_always_found: dict[tuple[int, int, int], tuple[object, tuple[tuple[int, ...], ...], tuple[int, ...]]] = {}
+
+
 def _always_left(entry: Pairs | Listed, groups: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
     """`Marks.always`'s digits by group, from a cage's fillings left as the fast solver
     keeps them (`solver.Pairs` or `solver.Listed`, never empty): a digit is always in a
-    group when no filling left lacks it in every position of the group."""
+    group when no filling left lacks it in every position of the group. Remembered by
+    the fillings left, which the fast solver shares among the cages of one form (the
+    same few dominoes' pairs come back on every board)."""
+    # The fillings left: a two-cell cage's pairs, or a larger cage's table and which are left.
+    table, alive = (entry[1], 0) if len(entry) == 3 else (entry[3], entry[1])
+    key = (id(table), alive, id(groups))
+    known = _always_found.get(key)
+    if known is not None and known[0] is table and known[1] is groups:
+        return known[2]
+    if len(_always_found) >= _ALWAYS_KEPT:
+        _always_found.clear()
+    found = _always_found[key] = (table, groups, _always_of(entry, groups))
+    return found[2]
+
+
+def _always_of(entry: Pairs | Listed, groups: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
+    """`_always_left`, worked out."""
     every = []
     if len(entry) == 3:  # a pair: the pairs left
         table = entry[1]
@@ -699,6 +720,25 @@ def _cage_lines(lay: Layout) -> list[tuple[tuple[tuple[int, ...], ...], list[tup
     return [_cage_lines_of(lay.size, tuple(cells)) for cells in lay.cage_cells]
 
 
+@lru_cache(maxsize=16)
+def _cage_lines_wide(lay: Layout) -> list[tuple[tuple[tuple[int, ...], ...], list[tuple[int, list[int]]]]]:
+    """_cage_lines with only the lines that hold two cells of the cage or more, for a
+    board that singles and fillings cell by cell have settled: there a cage's one cell
+    in a line, if every filling left puts one digit in it, holds that digit alone, and
+    the digit is gone from the rest of its row and column already."""
+    return [_cage_lines_wide_of(lay.size, tuple(cells)) for cells in lay.cage_cells]
+
+
+@lru_cache(maxsize=4096)
+def _cage_lines_wide_of(
+    n: int, cells: tuple[int, ...]
+) -> tuple[tuple[tuple[int, ...], ...], list[tuple[int, list[int]]]]:
+    """_cage_lines_wide of one cage by its cells."""
+    groups, lines = _cage_lines_of(n, cells)
+    kept = [g for g, positions in enumerate(groups) if len(positions) > 1]
+    return tuple([groups[g] for g in kept]), [lines[g] for g in kept]
+
+
 @lru_cache(maxsize=4096)
 def _cage_lines_of(n: int, cells: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], ...], list[tuple[int, list[int]]]]:
     """_cage_lines of one cage by its cells: a generator's puzzles, split after split, share most cages."""
@@ -729,11 +769,13 @@ def _lines_seen(
     same board in one pass of the grader."""
     found = []
     for cells in _geometry_lines(n):
-        open_cells = [i for i in cells if not placed[i]]
+        open_cells = []
         done = 0
         for i in cells:
             if placed[i]:
                 done |= cand[i]
+            else:
+                open_cells.append(i)
         found.append((open_cells, tuple([cand[i] for i in open_cells]), done, tuple([cand[i] for i in cells])))
     return found
 
@@ -832,10 +874,14 @@ def line_rule(m: Marks) -> Iterator[Step]:
     """
     cand, placed = m.cand, m.placed
     quiet = None if m.words else m.quiet_runs  # the grader applies every step found
+    open_cells = 0
+    for i, is_placed in enumerate(placed):
+        if not is_placed:
+            open_cells |= 1 << i
     for w, (lines, window, op, candidates, outside) in enumerate(_windows(m.layout)):
         # The cells left for the total are the open ones outside those cages: with none or
         # more than three, there is nothing to work out.
-        if 1 <= len([i for i in outside if not placed[i]]) <= 3:
+        if 1 <= (outside & open_cells).bit_count() <= 3:
             if quiet is not None:  # as cage_line's: the run's cells alone say what it gives
                 masks = tuple([cand[i] for i in window])
                 if quiet.get(w) == masks:
@@ -847,50 +893,61 @@ def line_rule(m: Marks) -> Iterator[Step]:
 
 
 @lru_cache(maxsize=16)
-def _windows(lay: Layout) -> list[tuple[list[int], list[int], str, list[int], list[int]]]:
+def _windows(lay: Layout) -> list[tuple[list[int], list[int], str, list[int], int]]:
     """Runs of one or two rows or columns, each with an operation, the cages of it (or
-    single cells) wholly inside, and the run's cells outside those cages; only runs
-    holding such a cage of the operation."""
+    single cells) wholly inside, and the run's cells outside those cages (as a bitmask
+    over the board's cells); only runs holding such a cage of the operation. Made for
+    every puzzle a generator meets, so cage by cage, in one pass."""
     n = lay.size
-    ops = [cage.op for cage in lay.puzzle.cages]
     runs = _runs(n)
-    inside: list[list[int]] = [[] for _ in runs]
-    for k, cells in enumerate(lay.cage_cells):
-        for place in _runs_holding(n, tuple(cells)):
-            inside[place].append(k)
-    found: list[tuple[list[int], list[int], str, list[int], list[int]]] = []
-    for (lines, window, _, _, _), held in zip(runs, inside):
-        held_ops = {ops[k] for k in held}
-        for op in ("+", "*"):
-            if op in held_ops:
-                kept = [k for k in held if ops[k] == op or ops[k] == "="]
-                covered: set[int] = set()
-                for k in kept:
-                    covered.update(lay.cage_cells[k])
-                found.append((lines, window, op, kept, [i for i in window if i not in covered]))
+    sums: list[list[int]] = [[] for _ in runs]
+    products: list[list[int]] = [[] for _ in runs]
+    summed = [0] * len(runs)  # the cells the kept cages cover
+    multiplied = [0] * len(runs)
+    ops: list[set[str]] = [set() for _ in runs]
+    for k, (cage, cells) in enumerate(zip(lay.puzzle.cages, lay.cage_cells)):
+        op = cage.op
+        if op != "+" and op != "*" and op != "=":
+            continue
+        places, cover = _runs_holding(n, tuple(cells))
+        for place in places:
+            ops[place].add(op)
+            if op != "*":
+                sums[place].append(k)
+                summed[place] |= cover
+            if op != "+":
+                products[place].append(k)
+                multiplied[place] |= cover
+    found: list[tuple[list[int], list[int], str, list[int], int]] = []
+    for place, (lines, window, _, _, _, whole) in enumerate(runs):
+        held = ops[place]
+        if "+" in held:
+            found.append((lines, window, "+", sums[place], whole & ~summed[place]))
+        if "*" in held:
+            found.append((lines, window, "*", products[place], whole & ~multiplied[place]))
     return found
 
 
 @lru_cache(maxsize=4096)
-def _runs_holding(n: int, cells: tuple[int, ...]) -> list[int]:
-    """The places in `_runs(n)` of the runs that hold a cage of these cells wholly:
-    a generator's puzzles, split after split, share most cages."""
+def _runs_holding(n: int, cells: tuple[int, ...]) -> tuple[list[int], int]:
+    """The places in `_runs(n)` of the runs that hold a cage of these cells wholly, and
+    the cells as a bitmask: a generator's puzzles, split after split, share most cages."""
     rows, cols = [i // n for i in cells], [i % n for i in cells]
-    at = {(base, first, end): place for place, (_, _, first, end, base) in enumerate(_runs(n))}
+    at = {(base, first, end): place for place, (_, _, first, end, base, _) in enumerate(_runs(n))}
     places = []
     # Runs of rows, then of columns: first <= the cage's first line, its last < end.
     for base, low, high in ((0, min(rows), max(rows)), (n, min(cols), max(cols))):
         for width in (1, 2):
             for first in range(max(0, high - width + 1), min(low, n - width) + 1):
                 places.append(at[(base, first, first + width)])
-    return sorted(places)
+    return sorted(places), sum(1 << i for i in cells)
 
 
 @lru_cache(maxsize=None)
-def _runs(n: int) -> list[tuple[list[int], list[int], int, int, int]]:
+def _runs(n: int) -> list[tuple[list[int], list[int], int, int, int, int]]:
     """_windows' runs on a board of size `n`: the lines, their cells in reading order,
-    the first line and the one past the last counted within rows or columns, and 0 for
-    rows or n for columns."""
+    the first line and the one past the last counted within rows or columns, 0 for
+    rows or n for columns, and the cells as a bitmask."""
     cells_of = [[r * n + c for c in range(n)] for r in range(n)] + [[r * n + c for r in range(n)] for c in range(n)]
     runs = []
     for width in (1, 2):
@@ -898,7 +955,7 @@ def _runs(n: int) -> list[tuple[list[int], list[int], int, int, int]]:
             for base in (0, n):
                 lines = list(range(base + first, base + first + width))
                 window = sorted(i for line in lines for i in cells_of[line])
-                runs.append((lines, window, first, first + width, base))
+                runs.append((lines, window, first, first + width, base, sum(1 << i for i in window)))
     return runs
 
 
@@ -1009,40 +1066,52 @@ def fish(size: int) -> Technique:
 
     def find(m: Marks) -> Iterator[Step]:
         lay = m.layout
-        n = lay.size
-        seen = _lines_seen(n, tuple(m.cand), tuple(m.placed))
-        done = [line[2] for line in seen]
-        by_line = [_places_of_digits(n, line[3]) for line in seen]
-        for base, cross in ((0, n), (n, 0)):
-            for d in range(1, n + 1):
-                spots = {}
-                for line in range(base, base + n):
-                    if done[line] >> d & 1:
-                        continue
-                    where = by_line[line][d]
-                    if 2 <= len(where) <= size:
-                        spots[line] = where
-                if len(spots) < size:
-                    continue
-                for group, positions in _fish_groups(tuple(sorted(spots.items())), size):
-                    removes = {}
-                    for pos in positions:
-                        for i in lay.lines[cross + pos]:
-                            if lay.lines_of[i][0 if base == 0 else 1] not in group and m.cand[i] >> d & 1 \
-                                    and not m.placed[i]:
-                                removes[i] = bit(d)
-                    if removes:
-                        own = lambda: _say_lines(lay, group)
-                        other = lambda: _say_lines(lay, [cross + pos for pos in positions])
-                        reason = lambda: (
-                            f"In {own()}, {d} fits only in {other()}: the {d}s of those "
-                            f"{'rows' if base == 0 else 'columns'} are the {d}s of {other()}")
-                        cells = [lay.lines[line][pos] for line in group for pos in spots[line]]
-                        yield make(technique, 4, lambda: f"{d} in {own()}", reason, m, removes=removes, cells=cells,
-                                   lines=list(group) + [cross + pos for pos in positions])
+        for base, cross, d, every in _fish_spots(lay.size, tuple(m.cand), tuple(m.placed)):
+            if len(every) < size:
+                continue
+            spots = tuple([spot for spot in every if len(spot[1]) <= size])
+            if len(spots) < size:
+                continue
+            for group, positions in _fish_groups(spots, size):
+                removes = {}
+                for pos in positions:
+                    for i in lay.lines[cross + pos]:
+                        if lay.lines_of[i][0 if base == 0 else 1] not in group and m.cand[i] >> d & 1 \
+                                and not m.placed[i]:
+                            removes[i] = bit(d)
+                if removes:
+                    own = lambda: _say_lines(lay, group)
+                    other = lambda: _say_lines(lay, [cross + pos for pos in positions])
+                    reason = lambda: (
+                        f"In {own()}, {d} fits only in {other()}: the {d}s of those "
+                        f"{'rows' if base == 0 else 'columns'} are the {d}s of {other()}")
+                    places = dict(spots)
+                    cells = [lay.lines[line][pos] for line in group for pos in places[line]]
+                    yield make(technique, 4, lambda: f"{d} in {own()}", reason, m, removes=removes, cells=cells,
+                               lines=list(group) + [cross + pos for pos in positions])
 
     find.__name__ = technique
     return find
+
+
+@lru_cache(maxsize=8)
+def _fish_spots(
+    n: int, cand: tuple[int, ...], placed: tuple[bool, ...]
+) -> list[tuple[int, int, int, tuple[tuple[int, tuple[int, ...]], ...]]]:
+    """On a board: for rows (base 0, cross n), then columns (base n, cross 0), and each
+    digit not placed in two of those lines or more, with two places or more there: those
+    lines, each with the digit's places in it. Remembered: the fish of every size look
+    at the same board in one pass of the grader."""
+    seen = _lines_seen(n, cand, placed)
+    found = []
+    for base, cross in ((0, n), (n, 0)):
+        by_line = [(line, seen[line][2], _places_of_digits(n, seen[line][3])) for line in range(base, base + n)]
+        for d in range(1, n + 1):
+            spots = tuple([(line, places[d]) for line, done, places in by_line
+                           if not done >> d & 1 and len(places[d]) >= 2])
+            if len(spots) >= 2:
+                found.append((base, cross, d, spots))
+    return found
 
 
 @lru_cache(maxsize=1 << 14)
@@ -1076,7 +1145,11 @@ def _fish_groups(spots: tuple[tuple[int, tuple[int, ...]], ...], size: int) -> l
 def _places_of_digits(n: int, cands: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     """For each digit 0..n, the positions in a line whose candidates are `cands` that
     hold it. Remembered: fish look at every line for every digit on every pass."""
-    return tuple(tuple(pos for pos, mask in enumerate(cands) if mask >> d & 1) for d in range(n + 1))
+    places: list[list[int]] = [[] for _ in range(n + 1)]
+    for pos, mask in enumerate(cands):
+        for d in DIGITS_OF[mask]:
+            places[d].append(pos)
+    return tuple([tuple(where) for where in places])
 
 
 def forcing_chain(m: Marks) -> Iterator[Step]:
