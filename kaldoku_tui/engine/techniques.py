@@ -10,17 +10,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations, product
+from itertools import combinations, compress, product
 from math import factorial, prod
+from operator import and_, itemgetter, not_, or_
 from typing import Callable, Iterator, cast
 
-from kaldoku_tui.engine.kinds import LEVELS
+from kaldoku_tui.engine.kinds import LEVELS, MAX_SIZE
 from kaldoku_tui.engine.puzzle import Grid, Puzzle, cell_name
 from kaldoku_tui.engine.solver import DIGITS_OF, Listed, Pairs, refuted
 from kaldoku_tui.engine.steps import (
     Contradiction,
     Layout,
     ONE_DIGIT,
+    TWO_DIGITS,
     Marks,
     Step,
     bit,
@@ -37,6 +39,14 @@ from kaldoku_tui.engine.steps import (
 __all__ = ["LEVELS", "Grade", "HumanSolve", "Step", "grade", "human_solve", "next_step", "tier_needed"]
 
 Technique = Callable[[Marks], Iterator[Step]]
+Look = Callable[[Marks, int], Iterator[Step]]
+"""A subset or fish technique that looks only at lines or digits with this many open places or more."""
+
+SOUND_LOOKS: dict[Technique, tuple[Look, int]] = {}
+"""The subsets and fish, each as a Look and the fewest open places where it can find
+anything on a board that holds the puzzle's solution, in the grader's quick pass: there
+tiers 1 and 2 have settled and every technique before it has found nothing (made with
+the techniques; see `subsets` and `fish`)."""
 
 
 @dataclass(frozen=True)
@@ -169,7 +179,7 @@ def settle(marks: Marks, max_tier: int) -> None:
         since = None
         if marks.settled is not None and marks.settled[0] == by_cell:
             before = marks.settled[1][0]
-            if list(map(int.__or__, cand, before)) == before:  # each cell's digits among those
+            if list(map(or_, cand, before)) == before:  # each cell's digits among those
                 since = marks.settled[1]
         marks.settled = None
         left = narrow(cand, since)
@@ -253,22 +263,26 @@ def _quick_pass(marks: Marks, max_tier: int, steps: list[Step]) -> bool:
     lay = marks.layout
     board = (tuple(marks.cand), tuple(marks.placed))
     sound = None  # whether the board holds the puzzle's solution, asked when it matters (ORDERS)
-    for tier, technique in TECHNIQUES:
+    on_size = _idle_on_size(lay.size)
+    for tier, technique, order, board_only, sound_look in QUICK:
         if tier > max_tier:
             return False
-        if tier < 3:
+        if sound_look is not None and sound is None:
+            sound = _held_solution(marks) is not None
+        if order > lay.size // 2 and sound:
             continue
-        if ORDERS.get(technique, 0) > lay.size // 2:
-            if sound is None:
-                sound = _held_solution(marks) is not None
-            if sound:
-                continue
         # A technique finds the same on the same board (of the same puzzle, where it reads cages).
-        idle = _idle_on_size(lay.size) if technique in BOARD_ONLY else lay.idle
+        idle = on_size if board_only else lay.idle
         if tier < 5 and idle.get(technique) == board:
             continue
         # All found on one board, then applied: each stays true on the narrower board.
-        found = list(technique(marks)) if tier < 5 else _quick_trials(marks)
+        if tier == 5:
+            found = _quick_trials(marks)
+        elif sound and sound_look is not None:
+            look, least = sound_look
+            found = list(look(marks, least))
+        else:
+            found = list(technique(marks))
         if not found and tier < 5:
             idle[technique] = board
         for step in found:
@@ -331,7 +345,7 @@ def _held_solution(marks: Marks) -> Grid | None:
     solution = marks.layout.puzzle.solution
     if solution is None:
         return None
-    if all(map(int.__and__, marks.cand, marks.layout.solution_bits())):
+    if all(map(and_, marks.cand, marks.layout.solution_bits())):
         return solution
     return None
 
@@ -595,7 +609,7 @@ def cage_line(m: Marks) -> Iterator[Step]:
     cand, placed = m.cand, m.placed
     quiet = None if m.words else m.quiet  # the grader applies every step found
     left = _settled_left(m) if quiet is not None else None
-    if quiet is not None and left is not None:
+    if quiet is not None and left is not None and m.settled is not None and m.settled[0]:
         yield from _cage_line_left(m, quiet, left)
         return
     for k, (cells, (groups, lines)) in enumerate(zip(lay.cage_cells, _cage_lines(lay))):
@@ -629,19 +643,16 @@ def cage_line(m: Marks) -> Iterator[Step]:
 
 
 def _cage_line_left(m: Marks, quiet: dict, left: list[Pairs | Listed]) -> Iterator[Step]:
-    """cage_line's steps, unworded, on a board the fast solver's propagation left, with
-    the fillings it left each cage (`_settled_left`): the same steps in the same order."""
+    """cage_line's steps, unworded, on a board the fast solver's propagation left cell by
+    cell, with the fillings it left each cage (`_settled_left`): the same steps in the
+    same order."""
     cand, placed = m.cand, m.placed
-    assert m.settled is not None
-    by_line = _cage_lines_wide(m.layout) if m.settled[0] else _cage_lines(m.layout)
-    for k, (cells, (groups, lines)) in enumerate(zip(m.layout.cage_cells, by_line)):
-        if not lines:
-            continue
-        masks = tuple([cand[i] for i in cells])
+    for k, masks_of, groups, outsides in _cage_lines_wide(m.layout):
+        masks = masks_of(cand)
         if quiet.get(k) == masks:
             continue
         quiet[k] = masks
-        for (_, outside), always in zip(lines, _always_left(left[k], groups)):
+        for outside, always in zip(outsides, _always_left(left[k], groups)):
             if always:
                 removes = {j: cand[j] & always for j in outside if cand[j] & always and not placed[j]}
                 if removes:
@@ -655,7 +666,7 @@ def _settled_left(m: Marks) -> list[Pairs | Listed] | None:
     if m.settled is None or m.settled[1][0] != m.cand:
         return None
     left = m.settled[1][1]
-    return cast("list[Pairs | Listed]", left) if all(entry is not None for entry in left) else None
+    return cast("list[Pairs | Listed]", left) if None not in left else None
 
 
 _ALWAYS_KEPT = 4096
@@ -689,6 +700,11 @@ def _always_of(entry: Pairs | Listed, groups: tuple[tuple[int, ...], ...]) -> tu
         table = entry[1]
         for positions in groups:
             always = -1
+            if positions == (0, 1):  # a domino along its line: the digits of every pair
+                for first, second in table:
+                    always &= first | second
+                every.append(always)
+                continue
             for pair in table:
                 here = 0
                 for pos in positions:
@@ -721,22 +737,28 @@ def _cage_lines(lay: Layout) -> list[tuple[tuple[tuple[int, ...], ...], list[tup
 
 
 @lru_cache(maxsize=16)
-def _cage_lines_wide(lay: Layout) -> list[tuple[tuple[tuple[int, ...], ...], list[tuple[int, list[int]]]]]:
-    """_cage_lines with only the lines that hold two cells of the cage or more, for a
-    board that singles and fillings cell by cell have settled: there a cage's one cell
+def _cage_lines_wide(lay: Layout) -> list[tuple[int, itemgetter, tuple[tuple[int, ...], ...], list[list[int]]]]:
+    """_cage_lines of the cages and lines where a cage has two cells or more in a line, for
+    a board that singles and fillings cell by cell have settled: there a cage's one cell
     in a line, if every filling left puts one digit in it, holds that digit alone, and
-    the digit is gone from the rest of its row and column already."""
-    return [_cage_lines_wide_of(lay.size, tuple(cells)) for cells in lay.cage_cells]
+    the digit is gone from the rest of its row and column already. Each cage by its
+    place, with a function that reads its cells' candidates off a board."""
+    wide = []
+    for k, cells in enumerate(lay.cage_cells):
+        masks_of, groups, outsides = _cage_lines_wide_of(lay.size, tuple(cells))
+        if groups:
+            wide.append((k, masks_of, groups, outsides))
+    return wide
 
 
 @lru_cache(maxsize=4096)
 def _cage_lines_wide_of(
     n: int, cells: tuple[int, ...]
-) -> tuple[tuple[tuple[int, ...], ...], list[tuple[int, list[int]]]]:
-    """_cage_lines_wide of one cage by its cells."""
+) -> tuple[itemgetter, tuple[tuple[int, ...], ...], list[list[int]]]:
+    """_cage_lines_wide of one cage by its cells: its cells' getter, groups and lines' other cells."""
     groups, lines = _cage_lines_of(n, cells)
     kept = [g for g, positions in enumerate(groups) if len(positions) > 1]
-    return tuple([groups[g] for g in kept]), [lines[g] for g in kept]
+    return itemgetter(*cells), tuple([groups[g] for g in kept]), [lines[g][1] for g in kept]
 
 
 @lru_cache(maxsize=4096)
@@ -792,10 +814,12 @@ def subsets(size: int, hidden: bool) -> Technique:
     """Naked or hidden subsets of `size` cells in a line."""
     technique = f"{'hidden' if hidden else 'naked'}_{SUBSET_NAMES[size]}"
 
-    def find(m: Marks) -> Iterator[Step]:
+    def find(m: Marks, least: int = 0) -> Iterator[Step]:
+        """The subsets in lines of more than `size` open cells, and of `least` or more."""
         lay = m.layout
+        fewest = max(size + 1, least)
         for line, (open_cells, open_cands, _, _) in enumerate(_lines_seen(lay.size, tuple(m.cand), tuple(m.placed))):
-            if len(open_cells) <= size:
+            if len(open_cells) < fewest:
                 continue
             found = _line_subsets(lay.size, size, hidden, open_cands)
             for group, digits, removed in found:
@@ -813,6 +837,9 @@ def subsets(size: int, hidden: bool) -> Technique:
                            removes=removes, cells=spots, lines=[line])
 
     find.__name__ = technique
+    # In a line of m open cells, a naked subset of k cells is a hidden one of m − k; on a
+    # board that holds a solution, where the ones before it in the quick pass found nothing.
+    SOUND_LOOKS[find] = find, 2 * size + hidden
     return find
 
 
@@ -852,7 +879,7 @@ def _line_subsets(
     if few.bit_count() < size:
         return ()
     where = {}
-    for d in digits_of(few):
+    for d in DIGITS_OF[few]:
         digit = 1 << d
         where[d] = [pos for pos, mask in enumerate(cands) if mask & digit]
     for ds in combinations(sorted(where), size):
@@ -874,16 +901,13 @@ def line_rule(m: Marks) -> Iterator[Step]:
     """
     cand, placed = m.cand, m.placed
     quiet = None if m.words else m.quiet_runs  # the grader applies every step found
-    open_cells = 0
-    for i, is_placed in enumerate(placed):
-        if not is_placed:
-            open_cells |= 1 << i
-    for w, (lines, window, op, candidates, outside) in enumerate(_windows(m.layout)):
+    open_cells = sum(compress(CELL_BITS, map(not_, placed)))  # as a bitmask over the board
+    for w, (lines, window, op, candidates, outside, masks_of) in enumerate(_windows(m.layout)):
         # The cells left for the total are the open ones outside those cages: with none or
         # more than three, there is nothing to work out.
         if 1 <= (outside & open_cells).bit_count() <= 3:
             if quiet is not None:  # as cage_line's: the run's cells alone say what it gives
-                masks = tuple([cand[i] for i in window])
+                masks = masks_of(cand)
                 if quiet.get(w) == masks:
                     continue
                 quiet[w] = masks
@@ -892,12 +916,17 @@ def line_rule(m: Marks) -> Iterator[Step]:
                 yield step
 
 
+CELL_BITS = tuple(1 << i for i in range(MAX_SIZE * MAX_SIZE))
+"""Each cell's bit, by its index in reading order, in a bitmask over a board's cells."""
+
+
 @lru_cache(maxsize=16)
-def _windows(lay: Layout) -> list[tuple[list[int], list[int], str, list[int], int]]:
+def _windows(lay: Layout) -> list[tuple[list[int], list[int], str, list[int], int, itemgetter]]:
     """Runs of one or two rows or columns, each with an operation, the cages of it (or
-    single cells) wholly inside, and the run's cells outside those cages (as a bitmask
-    over the board's cells); only runs holding such a cage of the operation. Made for
-    every puzzle a generator meets, so cage by cage, in one pass."""
+    single cells) wholly inside, the run's cells outside those cages (as a bitmask over
+    the board's cells), and a function that reads the run's candidates off a board; only
+    runs holding such a cage of the operation. Made for every puzzle a generator meets,
+    so cage by cage, in one pass."""
     n = lay.size
     runs = _runs(n)
     sums: list[list[int]] = [[] for _ in runs]
@@ -918,13 +947,13 @@ def _windows(lay: Layout) -> list[tuple[list[int], list[int], str, list[int], in
             if op != "+":
                 products[place].append(k)
                 multiplied[place] |= cover
-    found: list[tuple[list[int], list[int], str, list[int], int]] = []
-    for place, (lines, window, _, _, _, whole) in enumerate(runs):
+    found: list[tuple[list[int], list[int], str, list[int], int, itemgetter]] = []
+    for place, (lines, window, _, _, _, whole, masks_of) in enumerate(runs):
         held = ops[place]
         if "+" in held:
-            found.append((lines, window, "+", sums[place], whole & ~summed[place]))
+            found.append((lines, window, "+", sums[place], whole & ~summed[place], masks_of))
         if "*" in held:
-            found.append((lines, window, "*", products[place], whole & ~multiplied[place]))
+            found.append((lines, window, "*", products[place], whole & ~multiplied[place], masks_of))
     return found
 
 
@@ -933,7 +962,7 @@ def _runs_holding(n: int, cells: tuple[int, ...]) -> tuple[list[int], int]:
     """The places in `_runs(n)` of the runs that hold a cage of these cells wholly, and
     the cells as a bitmask: a generator's puzzles, split after split, share most cages."""
     rows, cols = [i // n for i in cells], [i % n for i in cells]
-    at = {(base, first, end): place for place, (_, _, first, end, base, _) in enumerate(_runs(n))}
+    at = {(base, first, end): place for place, (_, _, first, end, base, _, _) in enumerate(_runs(n))}
     places = []
     # Runs of rows, then of columns: first <= the cage's first line, its last < end.
     for base, low, high in ((0, min(rows), max(rows)), (n, min(cols), max(cols))):
@@ -944,10 +973,10 @@ def _runs_holding(n: int, cells: tuple[int, ...]) -> tuple[list[int], int]:
 
 
 @lru_cache(maxsize=None)
-def _runs(n: int) -> list[tuple[list[int], list[int], int, int, int, int]]:
+def _runs(n: int) -> list[tuple[list[int], list[int], int, int, int, int, itemgetter]]:
     """_windows' runs on a board of size `n`: the lines, their cells in reading order,
     the first line and the one past the last counted within rows or columns, 0 for
-    rows or n for columns, and the cells as a bitmask."""
+    rows or n for columns, the cells as a bitmask, and their candidates' getter."""
     cells_of = [[r * n + c for c in range(n)] for r in range(n)] + [[r * n + c for r in range(n)] for c in range(n)]
     runs = []
     for width in (1, 2):
@@ -955,7 +984,8 @@ def _runs(n: int) -> list[tuple[list[int], list[int], int, int, int, int]]:
             for base in (0, n):
                 lines = list(range(base + first, base + first + width))
                 window = sorted(i for line in lines for i in cells_of[line])
-                runs.append((lines, window, first, first + width, base, sum(1 << i for i in window)))
+                runs.append((lines, window, first, first + width, base, sum(1 << i for i in window),
+                             itemgetter(*window)))
     return runs
 
 
@@ -1034,25 +1064,31 @@ def _makes(op: str, total: int, masks: tuple[int, ...], clash: tuple[tuple[int, 
     digits that makes `total` by `op`, with no repeat where `clash[pos]` (the earlier
     positions that share a row or column with each) says. Remembered: line_rule meets
     the same few cells again on every pass."""
-    options = [digits_of(mask) for mask in masks]
     possible = [0] * len(masks)
     last = len(masks) - 1
+    repeats = [(pos, j) for pos in range(last) for j in clash[pos]]  # pairs of the head's cells
     # Every choice for the cells but the last; the total leaves one digit for it.
-    for head in product(*options[:last]):
-        if any(head[j] == d for pos, d in enumerate(head) for j in clash[pos]):
-            continue
-        if op == "+":
-            d = total - sum(head)
+    for head in product(*[DIGITS_OF[mask] for mask in masks[:last]]):
+        for pos, j in repeats:
+            if head[pos] == head[j]:
+                break
         else:
-            made = prod(head)
-            if total % made:
+            if op == "+":
+                d = total - sum(head)
+            else:
+                made = prod(head)
+                if total % made:
+                    continue
+                d = total // made
+            if d < 1 or not masks[last] >> d & 1:
                 continue
-            d = total // made
-        if d < 1 or not masks[last] >> d & 1 or any(head[j] == d for j in clash[last]):
-            continue
-        for pos, e in enumerate(head):
-            possible[pos] |= bit(e)
-        possible[last] |= bit(d)
+            for j in clash[last]:
+                if head[j] == d:
+                    break
+            else:
+                for pos, e in enumerate(head):
+                    possible[pos] |= 1 << e
+                possible[last] |= 1 << d
     return tuple(possible)
 
 
@@ -1064,12 +1100,13 @@ def fish(size: int) -> Technique:
     `size` rows, or the reverse."""
     technique = FISH_NAMES[size]
 
-    def find(m: Marks) -> Iterator[Step]:
+    def find(m: Marks, least: int = 0) -> Iterator[Step]:
+        """The fish of digits open in `least` rows (and columns) or more."""
         lay = m.layout
-        for base, cross, d, every in _fish_spots(lay.size, tuple(m.cand), tuple(m.placed)):
-            if len(every) < size:
+        for base, cross, d, every, lines_open, fewest, most in _fish_spots(lay.size, tuple(m.cand), tuple(m.placed)):
+            if len(every) < size or lines_open < least or fewest > size:
                 continue
-            spots = tuple([spot for spot in every if len(spot[1]) <= size])
+            spots = tuple(every) if most <= size else tuple([spot for spot in every if len(spot[1]) <= size])
             if len(spots) < size:
                 continue
             for group, positions in _fish_groups(spots, size):
@@ -1091,26 +1128,40 @@ def fish(size: int) -> Technique:
                                lines=list(group) + [cross + pos for pos in positions])
 
     find.__name__ = technique
+    # A fish over k of the m rows where a digit is open is one over m − k columns: on a
+    # board that holds a solution, where the smaller fish before it found nothing, and
+    # singles none (m − k of 0 or 1), one of 2k rows or more.
+    SOUND_LOOKS[find] = find, 2 * size
     return find
 
 
 @lru_cache(maxsize=8)
 def _fish_spots(
     n: int, cand: tuple[int, ...], placed: tuple[bool, ...]
-) -> list[tuple[int, int, int, tuple[tuple[int, tuple[int, ...]], ...]]]:
+) -> list[tuple[int, int, int, list[tuple[int, tuple[int, ...]]], int, int, int]]:
     """On a board: for rows (base 0, cross n), then columns (base n, cross 0), and each
-    digit not placed in two of those lines or more, with two places or more there: those
-    lines, each with the digit's places in it. Remembered: the fish of every size look
-    at the same board in one pass of the grader."""
+    digit with two places or more in two of those lines or more where it is not placed:
+    those lines, each with the digit's places in it; the number of lines where it is not
+    placed; and the fewest and most places in a line of those. Remembered: the fish of
+    every size look at the same board in one pass of the grader."""
     seen = _lines_seen(n, cand, placed)
+    full = (1 << n + 1) - 2
     found = []
     for base, cross in ((0, n), (n, 0)):
-        by_line = [(line, seen[line][2], _places_of_digits(n, seen[line][3])) for line in range(base, base + n)]
+        spots_of: list[list[tuple[int, tuple[int, ...]]]] = [[] for _ in range(n + 1)]
+        open_in = [0] * (n + 1)
+        for line in range(base, base + n):
+            _, _, done, masks = seen[line]
+            places = _places_of_digits(n, masks)
+            for d in DIGITS_OF[full & ~done]:
+                open_in[d] += 1
+                if len(places[d]) >= 2:
+                    spots_of[d].append((line, places[d]))
         for d in range(1, n + 1):
-            spots = tuple([(line, places[d]) for line, done, places in by_line
-                           if not done >> d & 1 and len(places[d]) >= 2])
+            spots = spots_of[d]
             if len(spots) >= 2:
-                found.append((base, cross, d, spots))
+                counts = [len(where) for _, where in spots]
+                found.append((base, cross, d, spots, open_in[d], min(counts), max(counts)))
     return found
 
 
@@ -1159,15 +1210,15 @@ def forcing_chain(m: Marks) -> Iterator[Step]:
     x; and a chain that forces a cell seen by the first to its other digit proves x.
     """
     lay = m.layout
-    cand = m.cand
-    pairs = [i for i, mask in enumerate(cand) if not m.placed[i] and mask.bit_count() == 2]
+    cand, placed = m.cand, m.placed
+    pairs = [i for i, mask in enumerate(cand) if mask in TWO_DIGITS]  # a placed cell has one
     is_pair = set(pairs)
     # Each two-digit cell's peers that have two digits too, in the order of its peers.
     links = {i: [j for j in lay.peers[i] if j in is_pair] for i in pairs}
     for start in pairs:
         around = lay.peer_sets[start]
-        for x in digits_of(cand[start]):
-            y = only_digit(cand[start] & ~bit(x))
+        for x in DIGITS_OF[cand[start]]:
+            y = (cand[start] ^ 1 << x).bit_length() - 1
             parent: dict[tuple[int, int], tuple[int, int] | None] = {(start, y): None}
             queue = [(start, y)]
             for cell, value in queue:
@@ -1176,12 +1227,13 @@ def forcing_chain(m: Marks) -> Iterator[Step]:
                     other = cand[j]
                     if not other & seen_value:
                         continue
-                    forced = only_digit(other ^ seen_value)
-                    if (j, forced) in parent:
+                    node = j, (other ^ seen_value).bit_length() - 1
+                    if node in parent:
                         continue
-                    parent[(j, forced)] = (cell, value)
+                    parent[node] = (cell, value)
+                    forced = node[1]
                     if (j == start and forced == x) or (forced == y and j in around):
-                        chain = _chain(parent, (j, forced))
+                        chain = _chain(parent, node)
                         first, last = cell_name(lay.cell(start)), cell_name(lay.cell(j))
                         clash = (f"so {first} would be {x} as well" if j == start
                                  else f"and {last} sees {first}: two {y}s in one line")
@@ -1190,17 +1242,16 @@ def forcing_chain(m: Marks) -> Iterator[Step]:
                                    sets={start: x}, cells=[c for c, _ in chain])
                         continue
                     if forced == x and j != start:
-                        seen = around & lay.peer_sets[j]
-                        removes = {c: bit(x) for c in seen if not m.placed[c] and m.cand[c] >> x & 1}
+                        removes = {c: bit(x) for c in around & lay.peer_sets[j] if cand[c] >> x & 1 and not placed[c]}
                         if removes:
-                            chain = _chain(parent, (j, forced))
+                            chain = _chain(parent, node)
                             reason = lambda: (
                                 f"If {cell_name(lay.cell(start))} is not {x}, then "
                                 f"{_say_chain(lay, chain)}; so {cell_name(lay.cell(start))} or "
                                 f"{cell_name(lay.cell(j))} is {x}, and a cell that sees both is not")
                             yield make("forcing_chain", 4, f"chain from {cell_name(lay.cell(start))}",
                                        reason, m, removes=removes, cells=[c for c, _ in chain])
-                    queue.append((j, forced))
+                    queue.append(node)
 
 
 def _say_lines(lay: Layout, lines) -> str:
@@ -1249,7 +1300,7 @@ def _trial_order(m: Marks, known: Grid | None) -> Iterator[tuple[int, int]]:
     n = m.layout.size
     order = sorted((bin(mask).count("1"), i) for i, mask in enumerate(m.cand) if not m.placed[i])
     for _, i in order:
-        for d in digits_of(m.cand[i]):
+        for d in DIGITS_OF[m.cand[i]]:
             if known is None or known[i // n][i % n] != d:
                 yield i, d
 
@@ -1309,3 +1360,9 @@ quick pass has settled tiers 1 and 2 and run the lower orders in vain, one of or
 half the board's size finds nothing: in a line of m ≤ N open cells it is one of order
 m − k < k (a naked subset a hidden one, a fish over rows one over columns). On a board
 with no solution (a trial's) the two may differ, so there every order runs."""
+
+QUICK: list[tuple[int, Technique, int, bool, tuple[Look, int] | None]] = [
+    (tier, technique, ORDERS.get(technique, 0), technique in BOARD_ONLY, SOUND_LOOKS.get(technique))
+    for tier, technique in TECHNIQUES if tier >= 3]
+"""The techniques of the grader's quick pass (tiers 1 and 2 settle), each with its tier,
+its order (0 when it has none), whether it reads lines alone, and its SOUND_LOOKS."""
