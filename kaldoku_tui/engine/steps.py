@@ -89,6 +89,13 @@ def _geometry(
     return lines, lines_of, peers, [set(cells) for cells in peers]
 
 
+@lru_cache(maxsize=4096)
+def _indexes(n: int, cells: tuple[Cell, ...]) -> tuple[int, ...]:
+    """The indexes in reading order of a cage's cells: a generator's puzzles, split after
+    split, share most cages."""
+    return tuple([r * n + c for r, c in cells])
+
+
 class Layout:
     """The fixed geometry of a puzzle: its lines, the lines through each cell, each cage's cells."""
 
@@ -98,7 +105,7 @@ class Layout:
         self.full = (bit(n + 1) - 1) & ~1
         # Shared by every layout of this size, and never changed.
         self.lines, self.lines_of, self.peers, self.peer_sets = _geometry(n)
-        self.cage_cells: list[list[int]] = [[r * n + c for r, c in cage.cells] for cage in puzzle.cages]
+        self.cage_cells: list[tuple[int, ...]] = [_indexes(n, cage.cells) for cage in puzzle.cages]
         self._propagation: dict[bool, Propagation] = {}
         self._solution_bits: list[int] | None = None
         self.fits_found: dict = {}

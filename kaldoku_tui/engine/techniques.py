@@ -216,8 +216,8 @@ def settle(marks: Marks, max_tier: int) -> None:
                 if not placed[home]:
                     marks.place(home, d)
                     changed = True
-        for k, cells in enumerate(lay.cage_cells):
-            now = tuple(cand[i] for i in cells)
+        for k, members in enumerate(lay.cage_cells):
+            now = tuple(cand[i] for i in members)
             if seen.get(k) == now:
                 continue
             spots = marks.spots(k)
@@ -227,14 +227,14 @@ def settle(marks: Marks, max_tier: int) -> None:
                 union = 0
                 for mask in spots:
                     union |= mask
-                spots = (union,) * len(cells)
-            for i, keep in zip(cells, spots):
+                spots = (union,) * len(members)
+            for i, keep in zip(members, spots):
                 if cand[i] & ~keep:
                     cand[i] &= keep
                     changed = True
                     if not cand[i]:
                         raise Contradiction(f"{cell_name(lay.cell(i))} has no digit left")
-            seen[k] = tuple(cand[i] for i in cells)
+            seen[k] = tuple(cand[i] for i in members)
 
 
 def check(marks: Marks) -> None:
@@ -733,7 +733,7 @@ def _cage_lines(lay: Layout) -> list[tuple[tuple[tuple[int, ...], ...], list[tup
     """For each cage of two or more cells, each line through it: the cage's positions
     on that line, and the line with its cells outside the cage; cage_line asks for them
     on every pass."""
-    return [_cage_lines_of(lay.size, tuple(cells)) for cells in lay.cage_cells]
+    return [_cage_lines_of(lay.size, cells) for cells in lay.cage_cells]
 
 
 @lru_cache(maxsize=16)
@@ -745,7 +745,7 @@ def _cage_lines_wide(lay: Layout) -> list[tuple[int, itemgetter, tuple[tuple[int
     place, with a function that reads its cells' candidates off a board."""
     wide = []
     for k, cells in enumerate(lay.cage_cells):
-        masks_of, groups, outsides = _cage_lines_wide_of(lay.size, tuple(cells))
+        masks_of, groups, outsides = _cage_lines_wide_of(lay.size, cells)
         if groups:
             wide.append((k, masks_of, groups, outsides))
     return wide
@@ -790,16 +790,30 @@ def _lines_seen(
     cell's candidates. Remembered: the six subset techniques and three fish look at the
     same board in one pass of the grader."""
     found = []
-    for cells in _geometry_lines(n):
+    for cells, masks_of in _line_getters(n):
+        masks = masks_of(cand)
+        here = masks_of(placed)
+        if True not in here:
+            found.append((cells, masks, 0, masks))
+            continue
         open_cells = []
+        open_masks = []
         done = 0
-        for i in cells:
-            if placed[i]:
-                done |= cand[i]
+        for i, mask, is_placed in zip(cells, masks, here):
+            if is_placed:
+                done |= mask
             else:
                 open_cells.append(i)
-        found.append((open_cells, tuple([cand[i] for i in open_cells]), done, tuple([cand[i] for i in cells])))
+                open_masks.append(mask)
+        found.append((open_cells, tuple(open_masks), done, masks))
     return found
+
+
+@lru_cache(maxsize=None)
+def _line_getters(n: int) -> list[tuple[list[int], itemgetter]]:
+    """The cells of each line of an n×n board (rows, then columns), each with a function
+    that reads them off a board in that order."""
+    return [(cells, itemgetter(*cells)) for cells in _geometry_lines(n)]
 
 
 SUBSET_NAMES = {2: "pair", 3: "triple", 4: "quad"}
@@ -921,38 +935,44 @@ CELL_BITS = tuple(1 << i for i in range(MAX_SIZE * MAX_SIZE))
 
 
 @lru_cache(maxsize=16)
-def _windows(lay: Layout) -> list[tuple[list[int], list[int], str, list[int], int, itemgetter]]:
+def _windows(lay: Layout) -> list[tuple[list[int], list[int], str, int, int, itemgetter]]:
     """Runs of one or two rows or columns, each with an operation, the cages of it (or
-    single cells) wholly inside, the run's cells outside those cages (as a bitmask over
-    the board's cells), and a function that reads the run's candidates off a board; only
+    single cells) wholly inside (bit k for cage k), the run's cells outside those cages
+    (bit i for cell i), and a function that reads the run's candidates off a board; only
     runs holding such a cage of the operation. Made for every puzzle a generator meets,
     so cage by cage, in one pass."""
     n = lay.size
     runs = _runs(n)
-    sums: list[list[int]] = [[] for _ in runs]
-    products: list[list[int]] = [[] for _ in runs]
-    summed = [0] * len(runs)  # the cells the kept cages cover
-    multiplied = [0] * len(runs)
-    ops: list[set[str]] = [set() for _ in runs]
+    sums, products = [0] * len(runs), [0] * len(runs)  # the cages each run holds, by operation
+    summed, multiplied = [0] * len(runs), [0] * len(runs)  # the cells they cover
+    plus = times = 0  # the + cages and the × cages
     for k, (cage, cells) in enumerate(zip(lay.puzzle.cages, lay.cage_cells)):
         op = cage.op
-        if op != "+" and op != "*" and op != "=":
-            continue
-        places, cover = _runs_holding(n, tuple(cells))
-        for place in places:
-            ops[place].add(op)
-            if op != "*":
-                sums[place].append(k)
+        one = 1 << k
+        if op == "+":
+            plus |= one
+            places, cover = _runs_holding(n, cells)
+            for place in places:
+                sums[place] |= one
                 summed[place] |= cover
-            if op != "+":
-                products[place].append(k)
+        elif op == "*":
+            times |= one
+            places, cover = _runs_holding(n, cells)
+            for place in places:
+                products[place] |= one
                 multiplied[place] |= cover
-    found: list[tuple[list[int], list[int], str, list[int], int, itemgetter]] = []
+        elif op == "=":
+            places, cover = _runs_holding(n, cells)
+            for place in places:
+                sums[place] |= one
+                summed[place] |= cover
+                products[place] |= one
+                multiplied[place] |= cover
+    found: list[tuple[list[int], list[int], str, int, int, itemgetter]] = []
     for place, (lines, window, _, _, _, whole, masks_of) in enumerate(runs):
-        held = ops[place]
-        if "+" in held:
+        if sums[place] & plus:
             found.append((lines, window, "+", sums[place], whole & ~summed[place], masks_of))
-        if "*" in held:
+        if products[place] & times:
             found.append((lines, window, "*", products[place], whole & ~multiplied[place], masks_of))
     return found
 
@@ -989,15 +1009,19 @@ def _runs(n: int) -> list[tuple[list[int], list[int], int, int, int, int, itemge
     return runs
 
 
-def _line_total(m: Marks, op: str, lines: list[int], window: list[int], candidates: list[int]) -> Step | None:
+def _line_total(m: Marks, op: str, lines: list[int], window: list[int], candidates: int) -> Step | None:
+    """line_rule's step on a run of `lines` (its cells `window`) for `op`, with the cages
+    wholly inside it (bit k for cage k); None when it has none."""
     lay = m.layout
     n = lay.size
     width = len(lines)
     cages = lay.puzzle.cages
     total = width * n * (n + 1) // 2 if op == "+" else factorial(n) ** width
     inside, rest, placed_digits = [], [], []
-    used = set()
-    for k in candidates:
+    used: set[int] = set()
+    while candidates:
+        k = (candidates & -candidates).bit_length() - 1  # the cages in order
+        candidates &= candidates - 1
         cells = lay.cage_cells[k]
         if unplaced(m, cells):
             inside.append(k)
@@ -1103,10 +1127,11 @@ def fish(size: int) -> Technique:
     def find(m: Marks, least: int = 0) -> Iterator[Step]:
         """The fish of digits open in `least` rows (and columns) or more."""
         lay = m.layout
-        for base, cross, d, every, lines_open, fewest, most in _fish_spots(lay.size, tuple(m.cand), tuple(m.placed)):
+        n = lay.size
+        for base, cross, d, every, lines_open, fewest, most in _fish_spots(n, tuple(m.cand), tuple(m.placed)):
             if len(every) < size or lines_open < least or fewest > size:
                 continue
-            spots = tuple(every) if most <= size else tuple([spot for spot in every if len(spot[1]) <= size])
+            spots = tuple(every) if most <= size else tuple([spot for spot in every if spot[1].bit_count() <= size])
             if len(spots) < size:
                 continue
             for group, positions in _fish_groups(spots, size):
@@ -1123,7 +1148,7 @@ def fish(size: int) -> Technique:
                         f"In {own()}, {d} fits only in {other()}: the {d}s of those "
                         f"{'rows' if base == 0 else 'columns'} are the {d}s of {other()}")
                     places = dict(spots)
-                    cells = [lay.lines[line][pos] for line in group for pos in places[line]]
+                    cells = [lay.lines[line][pos] for line in group for pos in range(n) if places[line] >> pos & 1]
                     yield make(technique, 4, lambda: f"{d} in {own()}", reason, m, removes=removes, cells=cells,
                                lines=list(group) + [cross + pos for pos in positions])
 
@@ -1138,41 +1163,41 @@ def fish(size: int) -> Technique:
 @lru_cache(maxsize=8)
 def _fish_spots(
     n: int, cand: tuple[int, ...], placed: tuple[bool, ...]
-) -> list[tuple[int, int, int, list[tuple[int, tuple[int, ...]]], int, int, int]]:
+) -> list[tuple[int, int, int, list[tuple[int, int]], int, int, int]]:
     """On a board: for rows (base 0, cross n), then columns (base n, cross 0), and each
     digit with two places or more in two of those lines or more where it is not placed:
-    those lines, each with the digit's places in it; the number of lines where it is not
+    those lines, each with the digit's places in it (a bitmask); the number of lines where it is not
     placed; and the fewest and most places in a line of those. Remembered: the fish of
     every size look at the same board in one pass of the grader."""
     seen = _lines_seen(n, cand, placed)
     full = (1 << n + 1) - 2
     found = []
     for base, cross in ((0, n), (n, 0)):
-        spots_of: list[list[tuple[int, tuple[int, ...]]]] = [[] for _ in range(n + 1)]
+        spots_of: list[list[tuple[int, int]]] = [[] for _ in range(n + 1)]
         open_in = [0] * (n + 1)
         for line in range(base, base + n):
             _, _, done, masks = seen[line]
             places = _places_of_digits(n, masks)
             for d in DIGITS_OF[full & ~done]:
                 open_in[d] += 1
-                if len(places[d]) >= 2:
+                if places[d].bit_count() >= 2:
                     spots_of[d].append((line, places[d]))
         for d in range(1, n + 1):
             spots = spots_of[d]
             if len(spots) >= 2:
-                counts = [len(where) for _, where in spots]
+                counts = [where.bit_count() for _, where in spots]
                 found.append((base, cross, d, spots, open_in[d], min(counts), max(counts)))
     return found
 
 
 @lru_cache(maxsize=1 << 14)
-def _fish_groups(spots: tuple[tuple[int, tuple[int, ...]], ...], size: int) -> list[tuple[tuple[int, ...], list[int]]]:
+def _fish_groups(spots: tuple[tuple[int, int], ...], size: int) -> list[tuple[tuple[int, ...], list[int]]]:
     """The groups of `size` lines among `spots` (each line with the positions a digit may
-    take in it, by line) whose positions together are `size` many, with those positions:
-    in the order of `combinations`, a group left as soon as its positions are too many
-    (a jellyfish looked at 126 groups of 9 lines for every digit, row and column)."""
+    take in it as a bitmask, by line) whose positions together are `size` many, with those
+    positions: in the order of `combinations`, a group left as soon as its positions are
+    too many (a jellyfish looked at 126 groups of 9 lines for every digit, row and column)."""
     lines = [line for line, _ in spots]
-    masks = [sum(1 << pos for pos in where) for _, where in spots]
+    masks = [where for _, where in spots]
     found: list[tuple[tuple[int, ...], list[int]]] = []
     chosen: list[int] = []
 
@@ -1193,14 +1218,15 @@ def _fish_groups(spots: tuple[tuple[int, tuple[int, ...]], ...], size: int) -> l
 
 
 @lru_cache(maxsize=1 << 16)
-def _places_of_digits(n: int, cands: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+def _places_of_digits(n: int, cands: tuple[int, ...]) -> tuple[int, ...]:
     """For each digit 0..n, the positions in a line whose candidates are `cands` that
-    hold it. Remembered: fish look at every line for every digit on every pass."""
-    places: list[list[int]] = [[] for _ in range(n + 1)]
+    hold it, as a bitmask. Remembered: fish look at every line for every digit on every pass."""
+    places = [0] * (n + 1)
     for pos, mask in enumerate(cands):
+        here = 1 << pos
         for d in DIGITS_OF[mask]:
-            places[d].append(pos)
-    return tuple([tuple(where) for where in places])
+            places[d] |= here
+    return tuple(places)
 
 
 def forcing_chain(m: Marks) -> Iterator[Step]:
