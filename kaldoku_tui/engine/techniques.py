@@ -179,6 +179,8 @@ def settle(marks: Marks, max_tier: int) -> None:
         since = None
         if marks.settled is not None and marks.settled[0] == by_cell:
             before = marks.settled[1][0]
+            if before == cand and None not in marks.settled[1][1]:
+                return  # the very board it left, every cell placed that has one digit
             if list(map(or_, cand, before)) == before:  # each cell's digits among those
                 since = marks.settled[1]
         marks.settled = None
@@ -264,27 +266,30 @@ def _quick_pass(marks: Marks, max_tier: int, steps: list[Step]) -> bool:
     board = (tuple(marks.cand), tuple(marks.placed))
     sound = None  # whether the board holds the puzzle's solution, asked when it matters (ORDERS)
     on_size = _idle_on_size(lay.size)
+    half = lay.size // 2
     for tier, technique, order, board_only, sound_look in QUICK:
         if tier > max_tier:
             return False
-        if sound_look is not None and sound is None:
-            sound = _held_solution(marks) is not None
-        if order > lay.size // 2 and sound:
-            continue
-        # A technique finds the same on the same board (of the same puzzle, where it reads cages).
-        idle = on_size if board_only else lay.idle
-        if tier < 5 and idle.get(technique) == board:
-            continue
-        # All found on one board, then applied: each stays true on the narrower board.
         if tier == 5:
             found = _quick_trials(marks)
-        elif sound and sound_look is not None:
-            look, least = sound_look
-            found = list(look(marks, least))
         else:
-            found = list(technique(marks))
-        if not found and tier < 5:
-            idle[technique] = board
+            if sound_look is not None:
+                if sound is None:
+                    sound = _held_solution(marks) is not None
+                if sound and order > half:
+                    continue
+            # A technique finds the same on the same board (of the same puzzle, where it reads cages).
+            idle = on_size if board_only else lay.idle
+            if idle.get(technique) == board:
+                continue
+            # All found on one board, then applied: each stays true on the narrower board.
+            if sound and sound_look is not None:
+                look, least = sound_look
+                found = list(look(marks, least))
+            else:
+                found = list(technique(marks))
+            if not found:
+                idle[technique] = board
         for step in found:
             if step is not None:
                 steps.append(step)
@@ -652,7 +657,15 @@ def _cage_line_left(m: Marks, quiet: dict, left: list[Pairs | Listed]) -> Iterat
         if quiet.get(k) == masks:
             continue
         quiet[k] = masks
-        for outside, always in zip(outsides, _always_left(left[k], groups)):
+        entry = left[k]
+        if len(entry) == 3:  # a domino, along its line: the digits of every pair left
+            always = -1
+            for first, second in entry[1]:
+                always &= first | second
+            every: tuple[int, ...] = (always,)
+        else:
+            every = _always_left(entry, groups)
+        for outside, always in zip(outsides, every):
             if always:
                 removes = {j: cand[j] & always for j in outside if cand[j] & always and not placed[j]}
                 if removes:
@@ -675,43 +688,25 @@ _ALWAYS_KEPT = 4096
 _always_found: dict[tuple[int, int, int], tuple[object, tuple[tuple[int, ...], ...], tuple[int, ...]]] = {}
 
 
-def _always_left(entry: Pairs | Listed, groups: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
-    """`Marks.always`'s digits by group, from a cage's fillings left as the fast solver
-    keeps them (`solver.Pairs` or `solver.Listed`, never empty): a digit is always in a
-    group when no filling left lacks it in every position of the group. Remembered by
-    the fillings left, which the fast solver shares among the cages of one form (the
-    same few dominoes' pairs come back on every board)."""
-    # The fillings left: a two-cell cage's pairs, or a larger cage's table and which are left.
-    table, alive = (entry[1], 0) if len(entry) == 3 else (entry[3], entry[1])
-    key = (id(table), alive, id(groups))
+def _always_left(entry: Listed, groups: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
+    """`Marks.always`'s digits by group, from the fillings the fast solver left a cage of
+    three cells or more (`solver.Listed`, never empty): a digit is always in a group when
+    no filling left lacks it in every position of the group. Remembered by the fillings
+    left: which of the cage's table, the table being shared by the cages of one form."""
+    keeps, alive = entry[3], entry[1]
+    key = (id(keeps), alive, id(groups))
     known = _always_found.get(key)
-    if known is not None and known[0] is table and known[1] is groups:
+    if known is not None and known[0] is keeps and known[1] is groups:
         return known[2]
     if len(_always_found) >= _ALWAYS_KEPT:
         _always_found.clear()
-    found = _always_found[key] = (table, groups, _always_of(entry, groups))
+    found = _always_found[key] = (keeps, groups, _always_of(entry, groups))
     return found[2]
 
 
-def _always_of(entry: Pairs | Listed, groups: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
+def _always_of(entry: Listed, groups: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
     """`_always_left`, worked out."""
     every = []
-    if len(entry) == 3:  # a pair: the pairs left
-        table = entry[1]
-        for positions in groups:
-            always = -1
-            if positions == (0, 1):  # a domino along its line: the digits of every pair
-                for first, second in table:
-                    always &= first | second
-                every.append(always)
-                continue
-            for pair in table:
-                here = 0
-                for pos in positions:
-                    here |= pair[pos]
-                always &= here
-            every.append(always)
-        return tuple(every)
     unions, alive, _, keeps, _ = entry
     for positions in groups:
         union = 0
