@@ -47,7 +47,7 @@ class Step:
     columns: tuple[int, ...] = ()
 
 
-ONE_DIGIT = frozenset(1 << d for d in range(MAX_SIZE + 1))
+ONE_DIGIT = frozenset(1 << d for d in range(1, MAX_SIZE + 1))
 """The candidate masks of a cell left one digit."""
 
 TWO_DIGITS = frozenset(1 << d | 1 << e for d in range(1, MAX_SIZE + 1) for e in range(d + 1, MAX_SIZE + 1))
