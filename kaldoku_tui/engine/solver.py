@@ -476,9 +476,13 @@ def _propagate(
     cage_cells, n = layout.cage_cells, layout.size
     digits_of, bits = DIGITS_OF, _BITS
     looked: set[int] = set()  # cells whose lines are yet to be looked at for hidden singles
+    # Cages to look at: those with a cell that a single or a line changed. A cage's own
+    # narrowing keeps every filling it has left, so it does not bring the cage back.
+    touched = {cage_of[i] for i in changed}
     while changed:
         batch, changed = changed, set()
         looked |= batch
+        dirty, touched = touched, set()
         for i in batch:
             v = values[i]
             if v & (v - 1) == 0:
@@ -490,11 +494,15 @@ def _propagate(
                             return False
                         values[p] = w
                         changed.add(p)
-        for k in {cage_of[i] for i in batch}:
+                        touched.add(cage_of[p])
+        for k in dirty:
             entry = options[k]
             if entry is None:
+                # Bounds are not settled by one look: the cage looks again after its own changes.
                 if not _narrow_cage(layout, k, values, options, changed):
                     return False
+                if options[k] is None and not changed.isdisjoint(cage_cells[k]):
+                    touched.add(k)
                 continue
             cells = cage_cells[k]
             if len(entry) == 3:
@@ -584,6 +592,7 @@ def _propagate(
                                 return False
                             values[i] = here
                             changed.add(i)
+                            touched.add(cage_of[i])
                         lone ^= here
                         if not lone:
                             break
