@@ -422,6 +422,9 @@ the time of shifting each digit."""
 DIGITS_OF = tuple(tuple(d for d in range(1, MAX_SIZE + 1) if mask >> d & 1) for mask in range(1 << (MAX_SIZE + 1)))
 """Each mask's digits, looked up: the cage rule walks the digits a cell lost at every step."""
 
+_LONE = tuple(mask & (mask - 1) == 0 for mask in range(1 << (MAX_SIZE + 1)))
+"""Whether a mask holds at most one digit, looked up: a bool tests faster than an int's AND."""
+
 _AS_ONES = tuple(bytes(ord("1") if b == d else ord("0") for b in range(256)) for d in range(MAX_SIZE + 1))
 """Per digit, a bytes.translate table writing "1" for that digit and "0" for any other."""
 
@@ -474,7 +477,7 @@ def _propagate(
     written out here, in one loop, because this is where the solvers spend their time."""
     peers, lines, lines_of, cage_of = layout.peers, layout.lines, layout.lines_of, layout.cage_of
     cage_cells, n = layout.cage_cells, layout.size
-    digits_of, bits = DIGITS_OF, _BITS
+    digits_of, bits, single = DIGITS_OF, _BITS, _LONE
     looked: set[int] = set()  # cells whose lines are yet to be looked at for hidden singles
     # Cages to look at: those with a cell that a single or a line changed. A cage's own
     # narrowing keeps every filling it has left, so it does not bring the cage back.
@@ -485,7 +488,7 @@ def _propagate(
         dirty, touched = touched, set()
         for i in batch:
             v = values[i]
-            if v & (v - 1) == 0:
+            if single[v]:
                 for p in peers[i]:
                     w = values[p]
                     if w & v:
@@ -509,9 +512,10 @@ def _propagate(
                 a, b = cells
                 va, vb = values[a], values[b]
                 (ua, ub), table, memo = entry
-                if ua & ~va or ub & ~vb:
+                xa, xb = va & ua, vb & ub
+                if xa != ua or xb != ub:  # a cell lost a digit some pair puts there
                     # Filtering the pairs left by the masks is filtering the form's table by them.
-                    key = (va & ua) << 16 | vb & ub
+                    key = xa << 16 | xb
                     narrowed: Pairs | tuple[()] | None = memo.get(key)
                     if narrowed is None:
                         kept = []
@@ -528,23 +532,24 @@ def _propagate(
                     if not narrowed:
                         return False
                     options[k] = narrowed
-                    ua, ub = narrowed[0]
+                    xa, xb = narrowed[0]
+                # (xa, xb) are the unions of the pairs left now, within the masks.
                 if whole:
-                    ua = ub = ua | ub
-                if va & ua != va:
-                    values[a] = va & ua
+                    union = xa | xb
+                    xa, xb = va & union, vb & union
+                if xa != va:
+                    values[a] = xa
                     changed.add(a)
-                if vb & ub != vb:
-                    values[b] = vb & ub
+                if xb != vb:
+                    values[b] = xb
                     changed.add(b)
                 continue
             unions, alive, table, keeps, memo = entry
             masks = [values[i] for i in cells]
             left = alive
             for allowed, v, keep in zip(unions, masks, keeps):
-                if allowed & ~v:
-                    for d in digits_of[allowed & ~v]:
-                        left &= keep[d]
+                for d in digits_of[allowed & ~v]:
+                    left &= keep[d]
             if left != alive:
                 if not left:
                     return False
