@@ -69,7 +69,7 @@ class _Layout:
     size: int
     peers: tuple[tuple[int, ...], ...]
     lines: tuple[tuple[int, ...], ...]
-    lines_of: tuple[tuple[int, int], ...]
+    line_sets: tuple[frozenset[int], ...]
     cages: tuple[Cage, ...]
     cage_cells: tuple[tuple[int, ...], ...]
     cage_of: tuple[int, ...]
@@ -307,7 +307,7 @@ def _layout(puzzle: Puzzle) -> _Layout:
 def _layout_of(n: int, cages: tuple[Cage, ...]) -> _Layout:
     """`_layout` by the puzzle's cages: the search, the closure and the grader's
     propagation each ask for it on the same candidate."""
-    peers, lines, lines_of = _geometry(n)
+    peers, lines, line_sets = _geometry(n)
     cage_cells = tuple(tuple(r * n + c for r, c in cage.cells) for cage in cages)
     cage_of = [0] * (n * n)
     for k, cells in enumerate(cage_cells):
@@ -317,7 +317,7 @@ def _layout_of(n: int, cages: tuple[Cage, ...]) -> _Layout:
         size=n,
         peers=peers,
         lines=lines,
-        lines_of=lines_of,
+        line_sets=line_sets,
         cages=cages,
         cage_cells=cage_cells,
         cage_of=tuple(cage_of),
@@ -327,14 +327,15 @@ def _layout_of(n: int, cages: tuple[Cage, ...]) -> _Layout:
 @lru_cache(maxsize=None)
 def _geometry(
     n: int,
-) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...], tuple[tuple[int, int], ...]]:
-    """Each cell's peers, the lines (rows then columns), and each cell's two lines."""
+) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...], tuple[frozenset[int], ...]]:
+    """Each cell's peers, the lines (rows then columns), and each line's cells as a set."""
     rows = [tuple(r * n + c for c in range(n)) for r in range(n)]
     cols = [tuple(r * n + c for r in range(n)) for c in range(n)]
     peers = tuple(
         tuple(j for j in rows[i // n] + cols[i % n] if j != i) for i in range(n * n)
     )
-    return peers, tuple(rows + cols), tuple((i // n, n + i % n) for i in range(n * n))
+    lines = tuple(rows + cols)
+    return peers, lines, tuple(frozenset(line) for line in lines)
 
 
 def _open_board(n: int) -> Values:
@@ -475,9 +476,10 @@ def _propagate(
     Any order reaches the same values and fillings, since each rule only narrows and
     each change brings back the rules that look at the changed cell: the rules are
     written out here, in one loop, because this is where the solvers spend their time."""
-    peers, lines, lines_of, cage_of = layout.peers, layout.lines, layout.lines_of, layout.cage_of
+    peers, lines, line_sets, cage_of = layout.peers, layout.lines, layout.line_sets, layout.cage_of
     cage_cells, n = layout.cage_cells, layout.size
     digits_of, bits, single = DIGITS_OF, _BITS, _LONE
+    full = (1 << n + 1) - 2  # every digit
     looked: set[int] = set()  # cells whose lines are yet to be looked at for hidden singles
     # Cages to look at: those with a cell that a single or a line changed. A cage's own
     # narrowing keeps every filling it has left, so it does not bring the cage back.
@@ -577,16 +579,28 @@ def _propagate(
             continue
         # Lines last, once singles and cages have nothing left to do: a line costs a
         # look at each of its cells, so it is looked at once after many changes.
-        for line in {line for i in looked for line in lines_of[i]}:
-            cells = lines[line]
-            once = twice = 0
-            for i in cells:
-                v = values[i]
-                twice |= once & v
-                once |= v
-            if once.bit_count() < n:
+        for cells, members in zip(lines, line_sets):
+            if looked.isdisjoint(members):
+                continue
+            once = twice = solved = 0
+            if changed:  # a hidden single of this pass has its digit in its peers still
+                for i in cells:
+                    v = values[i]
+                    twice |= once & v
+                    once |= v
+            else:
+                # A solved cell's digit is in no other cell of its line (singles are done):
+                # the digits of one open cell alone are the hidden singles.
+                for i in cells:
+                    v = values[i]
+                    if single[v]:
+                        solved |= v
+                    else:
+                        twice |= once & v
+                        once |= v
+            if once | solved != full:
                 return False
-            lone = once & ~twice
+            lone = once ^ twice
             if lone:  # each digit of `lone` is in one cell: stop once all are found
                 for i in cells:
                     v = values[i]
