@@ -471,7 +471,8 @@ def _propagate(
 ) -> bool:
     """Apply singles and cage fillings until nothing changes; False on a contradiction.
     With `whole`, a tabled cage's cells keep the digits of its fillings as a whole, not
-    cell by cell.
+    cell by cell. `changed` holds every cell changed since the board last met the rules
+    (every caller's board did, or all its cells are given): the rest are not looked at.
 
     Any order reaches the same values and fillings, since each rule only narrows and
     each change brings back the rules that look at the changed cell: the rules are
