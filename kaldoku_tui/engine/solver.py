@@ -69,7 +69,7 @@ class _Layout:
     size: int
     peers: tuple[tuple[int, ...], ...]
     lines: tuple[tuple[int, ...], ...]
-    lines_of: tuple[tuple[int, int], ...]
+    line_sets: tuple[frozenset[int], ...]
     cages: tuple[Cage, ...]
     cage_cells: tuple[tuple[int, ...], ...]
     cage_of: tuple[int, ...]
@@ -307,7 +307,7 @@ def _layout(puzzle: Puzzle) -> _Layout:
 def _layout_of(n: int, cages: tuple[Cage, ...]) -> _Layout:
     """`_layout` by the puzzle's cages: the search, the closure and the grader's
     propagation each ask for it on the same candidate."""
-    peers, lines, lines_of = _geometry(n)
+    peers, lines, line_sets = _geometry(n)
     cage_cells = tuple(tuple(r * n + c for r, c in cage.cells) for cage in cages)
     cage_of = [0] * (n * n)
     for k, cells in enumerate(cage_cells):
@@ -317,7 +317,7 @@ def _layout_of(n: int, cages: tuple[Cage, ...]) -> _Layout:
         size=n,
         peers=peers,
         lines=lines,
-        lines_of=lines_of,
+        line_sets=line_sets,
         cages=cages,
         cage_cells=cage_cells,
         cage_of=tuple(cage_of),
@@ -327,14 +327,15 @@ def _layout_of(n: int, cages: tuple[Cage, ...]) -> _Layout:
 @lru_cache(maxsize=None)
 def _geometry(
     n: int,
-) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...], tuple[tuple[int, int], ...]]:
-    """Each cell's peers, the lines (rows then columns), and each cell's two lines."""
+) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...], tuple[frozenset[int], ...]]:
+    """Each cell's peers, the lines (rows then columns), and each line's cells as a set."""
     rows = [tuple(r * n + c for c in range(n)) for r in range(n)]
     cols = [tuple(r * n + c for r in range(n)) for c in range(n)]
     peers = tuple(
         tuple(j for j in rows[i // n] + cols[i % n] if j != i) for i in range(n * n)
     )
-    return peers, tuple(rows + cols), tuple((i // n, n + i % n) for i in range(n * n))
+    lines = tuple(rows + cols)
+    return peers, lines, tuple(frozenset(line) for line in lines)
 
 
 def _open_board(n: int) -> Values:
@@ -422,6 +423,9 @@ the time of shifting each digit."""
 DIGITS_OF = tuple(tuple(d for d in range(1, MAX_SIZE + 1) if mask >> d & 1) for mask in range(1 << (MAX_SIZE + 1)))
 """Each mask's digits, looked up: the cage rule walks the digits a cell lost at every step."""
 
+_LONE = tuple(mask & (mask - 1) == 0 for mask in range(1 << (MAX_SIZE + 1)))
+"""Whether a mask holds at most one digit, looked up: a bool tests faster than an int's AND."""
+
 _AS_ONES = tuple(bytes(ord("1") if b == d else ord("0") for b in range(256)) for d in range(MAX_SIZE + 1))
 """Per digit, a bytes.translate table writing "1" for that digit and "0" for any other."""
 
@@ -467,21 +471,27 @@ def _propagate(
 ) -> bool:
     """Apply singles and cage fillings until nothing changes; False on a contradiction.
     With `whole`, a tabled cage's cells keep the digits of its fillings as a whole, not
-    cell by cell.
+    cell by cell. `changed` holds every cell changed since the board last met the rules
+    (every caller's board did, or all its cells are given): the rest are not looked at.
 
     Any order reaches the same values and fillings, since each rule only narrows and
     each change brings back the rules that look at the changed cell: the rules are
     written out here, in one loop, because this is where the solvers spend their time."""
-    peers, lines, lines_of, cage_of = layout.peers, layout.lines, layout.lines_of, layout.cage_of
+    peers, lines, line_sets, cage_of = layout.peers, layout.lines, layout.line_sets, layout.cage_of
     cage_cells, n = layout.cage_cells, layout.size
-    digits_of, bits = DIGITS_OF, _BITS
+    digits_of, bits, single = DIGITS_OF, _BITS, _LONE
+    full = (1 << n + 1) - 2  # every digit
     looked: set[int] = set()  # cells whose lines are yet to be looked at for hidden singles
+    # Cages to look at: those with a cell that a single or a line changed. A cage's own
+    # narrowing keeps every filling it has left, so it does not bring the cage back.
+    touched = {cage_of[i] for i in changed}
     while changed:
         batch, changed = changed, set()
         looked |= batch
+        dirty, touched = touched, set()
         for i in batch:
             v = values[i]
-            if v & (v - 1) == 0:
+            if single[v]:
                 for p in peers[i]:
                     w = values[p]
                     if w & v:
@@ -490,20 +500,25 @@ def _propagate(
                             return False
                         values[p] = w
                         changed.add(p)
-        for k in {cage_of[i] for i in batch}:
+                        touched.add(cage_of[p])
+        for k in dirty:
             entry = options[k]
             if entry is None:
+                # Bounds are not settled by one look: the cage looks again after its own changes.
                 if not _narrow_cage(layout, k, values, options, changed):
                     return False
+                if options[k] is None and not changed.isdisjoint(cage_cells[k]):
+                    touched.add(k)
                 continue
             cells = cage_cells[k]
             if len(entry) == 3:
                 a, b = cells
                 va, vb = values[a], values[b]
                 (ua, ub), table, memo = entry
-                if ua & ~va or ub & ~vb:
+                xa, xb = va & ua, vb & ub
+                if xa != ua or xb != ub:  # a cell lost a digit some pair puts there
                     # Filtering the pairs left by the masks is filtering the form's table by them.
-                    key = (va & ua) << 16 | vb & ub
+                    key = xa << 16 | xb
                     narrowed: Pairs | tuple[()] | None = memo.get(key)
                     if narrowed is None:
                         kept = []
@@ -520,23 +535,24 @@ def _propagate(
                     if not narrowed:
                         return False
                     options[k] = narrowed
-                    ua, ub = narrowed[0]
+                    xa, xb = narrowed[0]
+                # (xa, xb) are the unions of the pairs left now, within the masks.
                 if whole:
-                    ua = ub = ua | ub
-                if va & ua != va:
-                    values[a] = va & ua
+                    union = xa | xb
+                    xa, xb = va & union, vb & union
+                if xa != va:
+                    values[a] = xa
                     changed.add(a)
-                if vb & ub != vb:
-                    values[b] = vb & ub
+                if xb != vb:
+                    values[b] = xb
                     changed.add(b)
                 continue
             unions, alive, table, keeps, memo = entry
             masks = [values[i] for i in cells]
             left = alive
             for allowed, v, keep in zip(unions, masks, keeps):
-                if allowed & ~v:
-                    for d in digits_of[allowed & ~v]:
-                        left &= keep[d]
+                for d in digits_of[allowed & ~v]:
+                    left &= keep[d]
             if left != alive:
                 if not left:
                     return False
@@ -564,16 +580,28 @@ def _propagate(
             continue
         # Lines last, once singles and cages have nothing left to do: a line costs a
         # look at each of its cells, so it is looked at once after many changes.
-        for line in {line for i in looked for line in lines_of[i]}:
-            cells = lines[line]
-            once = twice = 0
-            for i in cells:
-                v = values[i]
-                twice |= once & v
-                once |= v
-            if once.bit_count() < n:
+        for cells, members in zip(lines, line_sets):
+            if looked.isdisjoint(members):
+                continue
+            once = twice = solved = 0
+            if changed:  # a hidden single of this pass has its digit in its peers still
+                for i in cells:
+                    v = values[i]
+                    twice |= once & v
+                    once |= v
+            else:
+                # A solved cell's digit is in no other cell of its line (singles are done):
+                # the digits of one open cell alone are the hidden singles.
+                for i in cells:
+                    v = values[i]
+                    if single[v]:
+                        solved |= v
+                    else:
+                        twice |= once & v
+                        once |= v
+            if once | solved != full:
                 return False
-            lone = once & ~twice
+            lone = once ^ twice
             if lone:  # each digit of `lone` is in one cell: stop once all are found
                 for i in cells:
                     v = values[i]
@@ -584,6 +612,7 @@ def _propagate(
                                 return False
                             values[i] = here
                             changed.add(i)
+                            touched.add(cage_of[i])
                         lone ^= here
                         if not lone:
                             break

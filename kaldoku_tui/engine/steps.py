@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
+from operator import and_, or_
 from typing import Callable, Iterable, Mapping, Sequence
 
 from kaldoku_tui.engine.fillings import CageTooLarge, Filling, fillings
+from kaldoku_tui.engine.kinds import MAX_SIZE
 from kaldoku_tui.engine.puzzle import Cage, Cell, Grid, Puzzle, cell_name
 from kaldoku_tui.engine.solver import Settled, cage_propagation
 
@@ -43,6 +45,13 @@ class Step:
     cages: tuple[int, ...] = ()
     rows: tuple[int, ...] = ()
     columns: tuple[int, ...] = ()
+
+
+ONE_DIGIT = frozenset(1 << d for d in range(1, MAX_SIZE + 1))
+"""The candidate masks of a cell left one digit."""
+
+TWO_DIGITS = frozenset(1 << d | 1 << e for d in range(1, MAX_SIZE + 1) for e in range(d + 1, MAX_SIZE + 1))
+"""The candidate masks of two digits."""
 
 
 def bit(d: int) -> int:
@@ -80,6 +89,13 @@ def _geometry(
     return lines, lines_of, peers, [set(cells) for cells in peers]
 
 
+@lru_cache(maxsize=4096)
+def _indexes(n: int, cells: tuple[Cell, ...]) -> tuple[int, ...]:
+    """The indexes in reading order of a cage's cells: a generator's puzzles, split after
+    split, share most cages."""
+    return tuple([r * n + c for r, c in cells])
+
+
 class Layout:
     """The fixed geometry of a puzzle: its lines, the lines through each cell, each cage's cells."""
 
@@ -89,9 +105,9 @@ class Layout:
         self.full = (bit(n + 1) - 1) & ~1
         # Shared by every layout of this size, and never changed.
         self.lines, self.lines_of, self.peers, self.peer_sets = _geometry(n)
-        self.cage_cells: list[list[int]] = [[r * n + c for r, c in cage.cells] for cage in puzzle.cages]
-        self.cage_of: list[int] = [puzzle.cage_index((i // n, i % n)) for i in range(n * n)]
+        self.cage_cells: list[tuple[int, ...]] = [_indexes(n, cage.cells) for cage in puzzle.cages]
         self._propagation: dict[bool, Propagation] = {}
+        self._solution_bits: list[int] | None = None
         self.fits_found: dict = {}
         """`Marks.fits` and what is worked out from it, by cage and its cells' candidates:
         shared by every board of this puzzle (a generator's solves at two tiers, and the
@@ -100,6 +116,14 @@ class Layout:
         """For the grader, by technique: the last board (candidates, placed) on which it
         found nothing. Tiers 3 and 4 see the same board again and again (a tier's solve
         that stalls starts over one tier up, trials and both ends of a level meet it)."""
+
+    def solution_bits(self) -> list[int]:
+        """The digits of the solution the puzzle carries, as one bit a cell in reading order."""
+        if self._solution_bits is None:
+            solution = self.puzzle.solution
+            assert solution is not None
+            self._solution_bits = [1 << d for row in solution for d in row]
+        return self._solution_bits
 
     def propagation(self, by_cell: bool) -> Propagation | None:
         """The fast solver's singles and cage fillings, cell by cell or as a whole, on
@@ -161,6 +185,8 @@ class Marks:
         n = layout.size
         cand = [layout.full] * (n * n)
         placed = [False] * (n * n)
+        if grid is None and notes is None:  # the grader's and the generator's: an empty board
+            return cls(layout, cand, placed, layout.fits_found)
         given = _notes_by_cell(n, notes)
         for i in range(n * n):
             r, c = divmod(i, n)
@@ -211,8 +237,7 @@ class Marks:
     def narrow(self, other: Marks) -> None:
         """Keep only candidates `other` keeps too; both must be true of the same puzzle."""
         self.keep(other.cand)
-        for i, placed in enumerate(other.placed):
-            self.placed[i] = self.placed[i] or placed
+        self.placed[:] = map(or_, self.placed, other.placed)
         # Where this board is now the one `other`'s propagation left (a solve capped a tier
         # lower, which went as far as it could), the next settle goes on from there; and
         # what `other` found quiet is quiet here too, the board being as narrow or narrower.
@@ -225,8 +250,7 @@ class Marks:
     def keep(self, masks: list[int]) -> None:
         """Keep only the candidates in `masks` (cell by cell in reading order), which
         must be true of this puzzle; cells left with one digit are placed when settled."""
-        for i, mask in enumerate(masks):
-            self.cand[i] &= mask
+        self.cand[:] = map(and_, self.cand, masks)
 
     @property
     def solved(self) -> bool:

@@ -10,16 +10,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations, product
+from itertools import combinations, compress, product
 from math import factorial, prod
+from operator import and_, itemgetter, not_, or_
 from typing import Callable, Iterator, cast
 
-from kaldoku_tui.engine.kinds import LEVELS
+from kaldoku_tui.engine.kinds import LEVELS, MAX_SIZE
 from kaldoku_tui.engine.puzzle import Grid, Puzzle, cell_name
 from kaldoku_tui.engine.solver import DIGITS_OF, Listed, Pairs, refuted
 from kaldoku_tui.engine.steps import (
     Contradiction,
     Layout,
+    ONE_DIGIT,
+    TWO_DIGITS,
     Marks,
     Step,
     bit,
@@ -36,6 +39,14 @@ from kaldoku_tui.engine.steps import (
 __all__ = ["LEVELS", "Grade", "HumanSolve", "Step", "grade", "human_solve", "next_step", "tier_needed"]
 
 Technique = Callable[[Marks], Iterator[Step]]
+Look = Callable[[Marks, int], Iterator[Step]]
+"""A subset or fish technique that looks only at lines or digits with this many open places or more."""
+
+SOUND_LOOKS: dict[Technique, tuple[Look, int]] = {}
+"""The subsets and fish, each as a Look and the fewest open places where it can find
+anything on a board that holds the puzzle's solution, in the grader's quick pass: there
+tiers 1 and 2 have settled and every technique before it has found nothing (made with
+the techniques; see `subsets` and `fish`)."""
 
 
 @dataclass(frozen=True)
@@ -168,16 +179,16 @@ def settle(marks: Marks, max_tier: int) -> None:
         since = None
         if marks.settled is not None and marks.settled[0] == by_cell:
             before = marks.settled[1][0]
-            if all(now & ~then == 0 for now, then in zip(cand, before)):
+            if before == cand and None not in marks.settled[1][1]:
+                return  # the very board it left, every cell placed that has one digit
+            if list(map(or_, cand, before)) == before:  # each cell's digits among those
                 since = marks.settled[1]
         marks.settled = None
         left = narrow(cand, since)
         if left is None:
             raise Contradiction("singles and cage fillings leave no way to fill the board")
         marks.settled = (by_cell, (cand[:], left))
-        for i, mask in enumerate(cand):
-            if not mask & (mask - 1):
-                placed[i] = True
+        placed[:] = map(ONE_DIGIT.__contains__, cand)  # no cell is left empty here
         return
     done = placed_in_lines(marks)
     for i, (row, col) in enumerate(lay.lines_of):
@@ -207,8 +218,8 @@ def settle(marks: Marks, max_tier: int) -> None:
                 if not placed[home]:
                     marks.place(home, d)
                     changed = True
-        for k, cells in enumerate(lay.cage_cells):
-            now = tuple(cand[i] for i in cells)
+        for k, members in enumerate(lay.cage_cells):
+            now = tuple(cand[i] for i in members)
             if seen.get(k) == now:
                 continue
             spots = marks.spots(k)
@@ -218,14 +229,14 @@ def settle(marks: Marks, max_tier: int) -> None:
                 union = 0
                 for mask in spots:
                     union |= mask
-                spots = (union,) * len(cells)
-            for i, keep in zip(cells, spots):
+                spots = (union,) * len(members)
+            for i, keep in zip(members, spots):
                 if cand[i] & ~keep:
                     cand[i] &= keep
                     changed = True
                     if not cand[i]:
                         raise Contradiction(f"{cell_name(lay.cell(i))} has no digit left")
-            seen[k] = tuple(cand[i] for i in cells)
+            seen[k] = tuple(cand[i] for i in members)
 
 
 def check(marks: Marks) -> None:
@@ -254,24 +265,31 @@ def _quick_pass(marks: Marks, max_tier: int, steps: list[Step]) -> bool:
     lay = marks.layout
     board = (tuple(marks.cand), tuple(marks.placed))
     sound = None  # whether the board holds the puzzle's solution, asked when it matters (ORDERS)
-    for tier, technique in TECHNIQUES:
+    on_size = _idle_on_size(lay.size)
+    half = lay.size // 2
+    for tier, technique, order, board_only, sound_look in QUICK:
         if tier > max_tier:
             return False
-        if tier < 3:
-            continue
-        if ORDERS.get(technique, 0) > lay.size // 2:
-            if sound is None:
-                sound = _held_solution(marks) is not None
-            if sound:
+        if tier == 5:
+            found = _quick_trials(marks)
+        else:
+            if sound_look is not None:
+                if sound is None:
+                    sound = _held_solution(marks) is not None
+                if sound and order > half:
+                    continue
+            # A technique finds the same on the same board (of the same puzzle, where it reads cages).
+            idle = on_size if board_only else lay.idle
+            if idle.get(technique) == board:
                 continue
-        # A technique finds the same on the same board (of the same puzzle, where it reads cages).
-        idle = _idle_on_size(lay.size) if technique in BOARD_ONLY else lay.idle
-        if tier < 5 and idle.get(technique) == board:
-            continue
-        # All found on one board, then applied: each stays true on the narrower board.
-        found = list(technique(marks)) if tier < 5 else _quick_trials(marks)
-        if not found and tier < 5:
-            idle[technique] = board
+            # All found on one board, then applied: each stays true on the narrower board.
+            if sound and sound_look is not None:
+                look, least = sound_look
+                found = list(look(marks, least))
+            else:
+                found = list(technique(marks))
+            if not found:
+                idle[technique] = board
         for step in found:
             if step is not None:
                 steps.append(step)
@@ -332,9 +350,7 @@ def _held_solution(marks: Marks) -> Grid | None:
     solution = marks.layout.puzzle.solution
     if solution is None:
         return None
-    n = marks.layout.size
-    cand = marks.cand
-    if all(cand[r * n + c] >> d & 1 for r, row in enumerate(solution) for c, d in enumerate(row)):
+    if all(map(and_, marks.cand, marks.layout.solution_bits())):
         return solution
     return None
 
@@ -598,7 +614,7 @@ def cage_line(m: Marks) -> Iterator[Step]:
     cand, placed = m.cand, m.placed
     quiet = None if m.words else m.quiet  # the grader applies every step found
     left = _settled_left(m) if quiet is not None else None
-    if quiet is not None and left is not None:
+    if quiet is not None and left is not None and m.settled is not None and m.settled[0]:
         yield from _cage_line_left(m, quiet, left)
         return
     for k, (cells, (groups, lines)) in enumerate(zip(lay.cage_cells, _cage_lines(lay))):
@@ -632,17 +648,24 @@ def cage_line(m: Marks) -> Iterator[Step]:
 
 
 def _cage_line_left(m: Marks, quiet: dict, left: list[Pairs | Listed]) -> Iterator[Step]:
-    """cage_line's steps, unworded, on a board the fast solver's propagation left, with
-    the fillings it left each cage (`_settled_left`): the same steps in the same order."""
+    """cage_line's steps, unworded, on a board the fast solver's propagation left cell by
+    cell, with the fillings it left each cage (`_settled_left`): the same steps in the
+    same order."""
     cand, placed = m.cand, m.placed
-    for k, (cells, (groups, lines)) in enumerate(zip(m.layout.cage_cells, _cage_lines(m.layout))):
-        if not lines:
-            continue
-        masks = tuple([cand[i] for i in cells])
+    for k, masks_of, groups, outsides in _cage_lines_wide(m.layout):
+        masks = masks_of(cand)
         if quiet.get(k) == masks:
             continue
         quiet[k] = masks
-        for (_, outside), always in zip(lines, _always_left(left[k], groups)):
+        entry = left[k]
+        if len(entry) == 3:  # a domino, along its line: the digits of every pair left
+            always = -1
+            for first, second in entry[1]:
+                always &= first | second
+            every: tuple[int, ...] = (always,)
+        else:
+            every = _always_left(entry, groups)
+        for outside, always in zip(outsides, every):
             if always:
                 removes = {j: cand[j] & always for j in outside if cand[j] & always and not placed[j]}
                 if removes:
@@ -656,25 +679,34 @@ def _settled_left(m: Marks) -> list[Pairs | Listed] | None:
     if m.settled is None or m.settled[1][0] != m.cand:
         return None
     left = m.settled[1][1]
-    return cast("list[Pairs | Listed]", left) if all(entry is not None for entry in left) else None
+    return cast("list[Pairs | Listed]", left) if None not in left else None
 
 
-def _always_left(entry: Pairs | Listed, groups: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
-    """`Marks.always`'s digits by group, from a cage's fillings left as the fast solver
-    keeps them (`solver.Pairs` or `solver.Listed`, never empty): a digit is always in a
-    group when no filling left lacks it in every position of the group."""
+_ALWAYS_KEPT = 4096
+"""The most answers `_always_left` remembers (a server's memory stays bounded)."""
+
+_always_found: dict[tuple[int, int, int], tuple[object, tuple[tuple[int, ...], ...], tuple[int, ...]]] = {}
+
+
+def _always_left(entry: Listed, groups: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
+    """`Marks.always`'s digits by group, from the fillings the fast solver left a cage of
+    three cells or more (`solver.Listed`, never empty): a digit is always in a group when
+    no filling left lacks it in every position of the group. Remembered by the fillings
+    left: which of the cage's table, the table being shared by the cages of one form."""
+    keeps, alive = entry[3], entry[1]
+    key = (id(keeps), alive, id(groups))
+    known = _always_found.get(key)
+    if known is not None and known[0] is keeps and known[1] is groups:
+        return known[2]
+    if len(_always_found) >= _ALWAYS_KEPT:
+        _always_found.clear()
+    found = _always_found[key] = (keeps, groups, _always_of(entry, groups))
+    return found[2]
+
+
+def _always_of(entry: Listed, groups: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
+    """`_always_left`, worked out."""
     every = []
-    if len(entry) == 3:  # a pair: the pairs left
-        table = entry[1]
-        for positions in groups:
-            always = -1
-            for pair in table:
-                here = 0
-                for pos in positions:
-                    here |= pair[pos]
-                always &= here
-            every.append(always)
-        return tuple(every)
     unions, alive, _, keeps, _ = entry
     for positions in groups:
         union = 0
@@ -696,7 +728,32 @@ def _cage_lines(lay: Layout) -> list[tuple[tuple[tuple[int, ...], ...], list[tup
     """For each cage of two or more cells, each line through it: the cage's positions
     on that line, and the line with its cells outside the cage; cage_line asks for them
     on every pass."""
-    return [_cage_lines_of(lay.size, tuple(cells)) for cells in lay.cage_cells]
+    return [_cage_lines_of(lay.size, cells) for cells in lay.cage_cells]
+
+
+@lru_cache(maxsize=16)
+def _cage_lines_wide(lay: Layout) -> list[tuple[int, itemgetter, tuple[tuple[int, ...], ...], list[list[int]]]]:
+    """_cage_lines of the cages and lines where a cage has two cells or more in a line, for
+    a board that singles and fillings cell by cell have settled: there a cage's one cell
+    in a line, if every filling left puts one digit in it, holds that digit alone, and
+    the digit is gone from the rest of its row and column already. Each cage by its
+    place, with a function that reads its cells' candidates off a board."""
+    wide = []
+    for k, cells in enumerate(lay.cage_cells):
+        masks_of, groups, outsides = _cage_lines_wide_of(lay.size, cells)
+        if groups:
+            wide.append((k, masks_of, groups, outsides))
+    return wide
+
+
+@lru_cache(maxsize=4096)
+def _cage_lines_wide_of(
+    n: int, cells: tuple[int, ...]
+) -> tuple[itemgetter, tuple[tuple[int, ...], ...], list[list[int]]]:
+    """_cage_lines_wide of one cage by its cells: its cells' getter, groups and lines' other cells."""
+    groups, lines = _cage_lines_of(n, cells)
+    kept = [g for g, positions in enumerate(groups) if len(positions) > 1]
+    return itemgetter(*cells), tuple([groups[g] for g in kept]), [lines[g][1] for g in kept]
 
 
 @lru_cache(maxsize=4096)
@@ -728,14 +785,30 @@ def _lines_seen(
     cell's candidates. Remembered: the six subset techniques and three fish look at the
     same board in one pass of the grader."""
     found = []
-    for cells in _geometry_lines(n):
-        open_cells = [i for i in cells if not placed[i]]
+    for cells, masks_of in _line_getters(n):
+        masks = masks_of(cand)
+        here = masks_of(placed)
+        if True not in here:
+            found.append((cells, masks, 0, masks))
+            continue
+        open_cells = []
+        open_masks = []
         done = 0
-        for i in cells:
-            if placed[i]:
-                done |= cand[i]
-        found.append((open_cells, tuple([cand[i] for i in open_cells]), done, tuple([cand[i] for i in cells])))
+        for i, mask, is_placed in zip(cells, masks, here):
+            if is_placed:
+                done |= mask
+            else:
+                open_cells.append(i)
+                open_masks.append(mask)
+        found.append((open_cells, tuple(open_masks), done, masks))
     return found
+
+
+@lru_cache(maxsize=None)
+def _line_getters(n: int) -> list[tuple[list[int], itemgetter]]:
+    """The cells of each line of an n×n board (rows, then columns), each with a function
+    that reads them off a board in that order."""
+    return [(cells, itemgetter(*cells)) for cells in _geometry_lines(n)]
 
 
 SUBSET_NAMES = {2: "pair", 3: "triple", 4: "quad"}
@@ -750,10 +823,12 @@ def subsets(size: int, hidden: bool) -> Technique:
     """Naked or hidden subsets of `size` cells in a line."""
     technique = f"{'hidden' if hidden else 'naked'}_{SUBSET_NAMES[size]}"
 
-    def find(m: Marks) -> Iterator[Step]:
+    def find(m: Marks, least: int = 0) -> Iterator[Step]:
+        """The subsets in lines of more than `size` open cells, and of `least` or more."""
         lay = m.layout
+        fewest = max(size + 1, least)
         for line, (open_cells, open_cands, _, _) in enumerate(_lines_seen(lay.size, tuple(m.cand), tuple(m.placed))):
-            if len(open_cells) <= size:
+            if len(open_cells) < fewest:
                 continue
             found = _line_subsets(lay.size, size, hidden, open_cands)
             for group, digits, removed in found:
@@ -771,6 +846,9 @@ def subsets(size: int, hidden: bool) -> Technique:
                            removes=removes, cells=spots, lines=[line])
 
     find.__name__ = technique
+    # In a line of m open cells, a naked subset of k cells is a hidden one of m − k; on a
+    # board that holds a solution, where the ones before it in the quick pass found nothing.
+    SOUND_LOOKS[find] = find, 2 * size + hidden
     return find
 
 
@@ -810,7 +888,7 @@ def _line_subsets(
     if few.bit_count() < size:
         return ()
     where = {}
-    for d in digits_of(few):
+    for d in DIGITS_OF[few]:
         digit = 1 << d
         where[d] = [pos for pos, mask in enumerate(cands) if mask & digit]
     for ds in combinations(sorted(where), size):
@@ -832,12 +910,13 @@ def line_rule(m: Marks) -> Iterator[Step]:
     """
     cand, placed = m.cand, m.placed
     quiet = None if m.words else m.quiet_runs  # the grader applies every step found
-    for w, (lines, window, op, candidates, outside) in enumerate(_windows(m.layout)):
+    open_cells = sum(compress(CELL_BITS, map(not_, placed)))  # as a bitmask over the board
+    for w, (lines, window, op, candidates, outside, masks_of) in enumerate(_windows(m.layout)):
         # The cells left for the total are the open ones outside those cages: with none or
         # more than three, there is nothing to work out.
-        if 1 <= len([i for i in outside if not placed[i]]) <= 3:
+        if 1 <= (outside & open_cells).bit_count() <= 3:
             if quiet is not None:  # as cage_line's: the run's cells alone say what it gives
-                masks = tuple([cand[i] for i in window])
+                masks = masks_of(cand)
                 if quiet.get(w) == masks:
                     continue
                 quiet[w] = masks
@@ -846,51 +925,73 @@ def line_rule(m: Marks) -> Iterator[Step]:
                 yield step
 
 
+CELL_BITS = tuple(1 << i for i in range(MAX_SIZE * MAX_SIZE))
+"""Each cell's bit, by its index in reading order, in a bitmask over a board's cells."""
+
+
 @lru_cache(maxsize=16)
-def _windows(lay: Layout) -> list[tuple[list[int], list[int], str, list[int], list[int]]]:
+def _windows(lay: Layout) -> list[tuple[list[int], list[int], str, int, int, itemgetter]]:
     """Runs of one or two rows or columns, each with an operation, the cages of it (or
-    single cells) wholly inside, and the run's cells outside those cages; only runs
-    holding such a cage of the operation."""
+    single cells) wholly inside (bit k for cage k), the run's cells outside those cages
+    (bit i for cell i), and a function that reads the run's candidates off a board; only
+    runs holding such a cage of the operation. Made for every puzzle a generator meets,
+    so cage by cage, in one pass."""
     n = lay.size
-    ops = [cage.op for cage in lay.puzzle.cages]
     runs = _runs(n)
-    inside: list[list[int]] = [[] for _ in runs]
-    for k, cells in enumerate(lay.cage_cells):
-        for place in _runs_holding(n, tuple(cells)):
-            inside[place].append(k)
-    found: list[tuple[list[int], list[int], str, list[int], list[int]]] = []
-    for (lines, window, _, _, _), held in zip(runs, inside):
-        held_ops = {ops[k] for k in held}
-        for op in ("+", "*"):
-            if op in held_ops:
-                kept = [k for k in held if ops[k] == op or ops[k] == "="]
-                covered: set[int] = set()
-                for k in kept:
-                    covered.update(lay.cage_cells[k])
-                found.append((lines, window, op, kept, [i for i in window if i not in covered]))
+    sums, products = [0] * len(runs), [0] * len(runs)  # the cages each run holds, by operation
+    summed, multiplied = [0] * len(runs), [0] * len(runs)  # the cells they cover
+    plus = times = 0  # the + cages and the × cages
+    for k, (cage, cells) in enumerate(zip(lay.puzzle.cages, lay.cage_cells)):
+        op = cage.op
+        one = 1 << k
+        if op == "+":
+            plus |= one
+            places, cover = _runs_holding(n, cells)
+            for place in places:
+                sums[place] |= one
+                summed[place] |= cover
+        elif op == "*":
+            times |= one
+            places, cover = _runs_holding(n, cells)
+            for place in places:
+                products[place] |= one
+                multiplied[place] |= cover
+        elif op == "=":
+            places, cover = _runs_holding(n, cells)
+            for place in places:
+                sums[place] |= one
+                summed[place] |= cover
+                products[place] |= one
+                multiplied[place] |= cover
+    found: list[tuple[list[int], list[int], str, int, int, itemgetter]] = []
+    for place, (lines, window, _, _, _, whole, masks_of) in enumerate(runs):
+        if sums[place] & plus:
+            found.append((lines, window, "+", sums[place], whole & ~summed[place], masks_of))
+        if products[place] & times:
+            found.append((lines, window, "*", products[place], whole & ~multiplied[place], masks_of))
     return found
 
 
 @lru_cache(maxsize=4096)
-def _runs_holding(n: int, cells: tuple[int, ...]) -> list[int]:
-    """The places in `_runs(n)` of the runs that hold a cage of these cells wholly:
-    a generator's puzzles, split after split, share most cages."""
+def _runs_holding(n: int, cells: tuple[int, ...]) -> tuple[list[int], int]:
+    """The places in `_runs(n)` of the runs that hold a cage of these cells wholly, and
+    the cells as a bitmask: a generator's puzzles, split after split, share most cages."""
     rows, cols = [i // n for i in cells], [i % n for i in cells]
-    at = {(base, first, end): place for place, (_, _, first, end, base) in enumerate(_runs(n))}
+    at = {(base, first, end): place for place, (_, _, first, end, base, _, _) in enumerate(_runs(n))}
     places = []
     # Runs of rows, then of columns: first <= the cage's first line, its last < end.
     for base, low, high in ((0, min(rows), max(rows)), (n, min(cols), max(cols))):
         for width in (1, 2):
             for first in range(max(0, high - width + 1), min(low, n - width) + 1):
                 places.append(at[(base, first, first + width)])
-    return sorted(places)
+    return sorted(places), sum(1 << i for i in cells)
 
 
 @lru_cache(maxsize=None)
-def _runs(n: int) -> list[tuple[list[int], list[int], int, int, int]]:
+def _runs(n: int) -> list[tuple[list[int], list[int], int, int, int, int, itemgetter]]:
     """_windows' runs on a board of size `n`: the lines, their cells in reading order,
-    the first line and the one past the last counted within rows or columns, and 0 for
-    rows or n for columns."""
+    the first line and the one past the last counted within rows or columns, 0 for
+    rows or n for columns, the cells as a bitmask, and their candidates' getter."""
     cells_of = [[r * n + c for c in range(n)] for r in range(n)] + [[r * n + c for r in range(n)] for c in range(n)]
     runs = []
     for width in (1, 2):
@@ -898,19 +999,24 @@ def _runs(n: int) -> list[tuple[list[int], list[int], int, int, int]]:
             for base in (0, n):
                 lines = list(range(base + first, base + first + width))
                 window = sorted(i for line in lines for i in cells_of[line])
-                runs.append((lines, window, first, first + width, base))
+                runs.append((lines, window, first, first + width, base, sum(1 << i for i in window),
+                             itemgetter(*window)))
     return runs
 
 
-def _line_total(m: Marks, op: str, lines: list[int], window: list[int], candidates: list[int]) -> Step | None:
+def _line_total(m: Marks, op: str, lines: list[int], window: list[int], candidates: int) -> Step | None:
+    """line_rule's step on a run of `lines` (its cells `window`) for `op`, with the cages
+    wholly inside it (bit k for cage k); None when it has none."""
     lay = m.layout
     n = lay.size
     width = len(lines)
     cages = lay.puzzle.cages
     total = width * n * (n + 1) // 2 if op == "+" else factorial(n) ** width
     inside, rest, placed_digits = [], [], []
-    used = set()
-    for k in candidates:
+    used: set[int] = set()
+    while candidates:
+        k = (candidates & -candidates).bit_length() - 1  # the cages in order
+        candidates &= candidates - 1
         cells = lay.cage_cells[k]
         if unplaced(m, cells):
             inside.append(k)
@@ -977,25 +1083,31 @@ def _makes(op: str, total: int, masks: tuple[int, ...], clash: tuple[tuple[int, 
     digits that makes `total` by `op`, with no repeat where `clash[pos]` (the earlier
     positions that share a row or column with each) says. Remembered: line_rule meets
     the same few cells again on every pass."""
-    options = [digits_of(mask) for mask in masks]
     possible = [0] * len(masks)
     last = len(masks) - 1
+    repeats = [(pos, j) for pos in range(last) for j in clash[pos]]  # pairs of the head's cells
     # Every choice for the cells but the last; the total leaves one digit for it.
-    for head in product(*options[:last]):
-        if any(head[j] == d for pos, d in enumerate(head) for j in clash[pos]):
-            continue
-        if op == "+":
-            d = total - sum(head)
+    for head in product(*[DIGITS_OF[mask] for mask in masks[:last]]):
+        for pos, j in repeats:
+            if head[pos] == head[j]:
+                break
         else:
-            made = prod(head)
-            if total % made:
+            if op == "+":
+                d = total - sum(head)
+            else:
+                made = prod(head)
+                if total % made:
+                    continue
+                d = total // made
+            if d < 1 or not masks[last] >> d & 1:
                 continue
-            d = total // made
-        if d < 1 or not masks[last] >> d & 1 or any(head[j] == d for j in clash[last]):
-            continue
-        for pos, e in enumerate(head):
-            possible[pos] |= bit(e)
-        possible[last] |= bit(d)
+            for j in clash[last]:
+                if head[j] == d:
+                    break
+            else:
+                for pos, e in enumerate(head):
+                    possible[pos] |= 1 << e
+                possible[last] |= 1 << d
     return tuple(possible)
 
 
@@ -1007,52 +1119,80 @@ def fish(size: int) -> Technique:
     `size` rows, or the reverse."""
     technique = FISH_NAMES[size]
 
-    def find(m: Marks) -> Iterator[Step]:
+    def find(m: Marks, least: int = 0) -> Iterator[Step]:
+        """The fish of digits open in `least` rows (and columns) or more."""
         lay = m.layout
         n = lay.size
-        seen = _lines_seen(n, tuple(m.cand), tuple(m.placed))
-        done = [line[2] for line in seen]
-        by_line = [_places_of_digits(n, line[3]) for line in seen]
-        for base, cross in ((0, n), (n, 0)):
-            for d in range(1, n + 1):
-                spots = {}
-                for line in range(base, base + n):
-                    if done[line] >> d & 1:
-                        continue
-                    where = by_line[line][d]
-                    if 2 <= len(where) <= size:
-                        spots[line] = where
-                if len(spots) < size:
-                    continue
-                for group, positions in _fish_groups(tuple(sorted(spots.items())), size):
-                    removes = {}
-                    for pos in positions:
-                        for i in lay.lines[cross + pos]:
-                            if lay.lines_of[i][0 if base == 0 else 1] not in group and m.cand[i] >> d & 1 \
-                                    and not m.placed[i]:
-                                removes[i] = bit(d)
-                    if removes:
-                        own = lambda: _say_lines(lay, group)
-                        other = lambda: _say_lines(lay, [cross + pos for pos in positions])
-                        reason = lambda: (
-                            f"In {own()}, {d} fits only in {other()}: the {d}s of those "
-                            f"{'rows' if base == 0 else 'columns'} are the {d}s of {other()}")
-                        cells = [lay.lines[line][pos] for line in group for pos in spots[line]]
-                        yield make(technique, 4, lambda: f"{d} in {own()}", reason, m, removes=removes, cells=cells,
-                                   lines=list(group) + [cross + pos for pos in positions])
+        for base, cross, d, every, lines_open, fewest, most in _fish_spots(n, tuple(m.cand), tuple(m.placed)):
+            if len(every) < size or lines_open < least or fewest > size:
+                continue
+            spots = tuple(every) if most <= size else tuple([spot for spot in every if spot[1].bit_count() <= size])
+            if len(spots) < size:
+                continue
+            for group, positions in _fish_groups(spots, size):
+                removes = {}
+                for pos in positions:
+                    for i in lay.lines[cross + pos]:
+                        if lay.lines_of[i][0 if base == 0 else 1] not in group and m.cand[i] >> d & 1 \
+                                and not m.placed[i]:
+                            removes[i] = bit(d)
+                if removes:
+                    own = lambda: _say_lines(lay, group)
+                    other = lambda: _say_lines(lay, [cross + pos for pos in positions])
+                    reason = lambda: (
+                        f"In {own()}, {d} fits only in {other()}: the {d}s of those "
+                        f"{'rows' if base == 0 else 'columns'} are the {d}s of {other()}")
+                    places = dict(spots)
+                    cells = [lay.lines[line][pos] for line in group for pos in range(n) if places[line] >> pos & 1]
+                    yield make(technique, 4, lambda: f"{d} in {own()}", reason, m, removes=removes, cells=cells,
+                               lines=list(group) + [cross + pos for pos in positions])
 
     find.__name__ = technique
+    # A fish over k of the m rows where a digit is open is one over m − k columns: on a
+    # board that holds a solution, where the smaller fish before it found nothing, and
+    # singles none (m − k of 0 or 1), one of 2k rows or more.
+    SOUND_LOOKS[find] = find, 2 * size
     return find
 
 
+@lru_cache(maxsize=8)
+def _fish_spots(
+    n: int, cand: tuple[int, ...], placed: tuple[bool, ...]
+) -> list[tuple[int, int, int, list[tuple[int, int]], int, int, int]]:
+    """On a board: for rows (base 0, cross n), then columns (base n, cross 0), and each
+    digit with two places or more in two of those lines or more where it is not placed:
+    those lines, each with the digit's places in it (a bitmask); the number of lines where it is not
+    placed; and the fewest and most places in a line of those. Remembered: the fish of
+    every size look at the same board in one pass of the grader."""
+    seen = _lines_seen(n, cand, placed)
+    full = (1 << n + 1) - 2
+    found = []
+    for base, cross in ((0, n), (n, 0)):
+        spots_of: list[list[tuple[int, int]]] = [[] for _ in range(n + 1)]
+        open_in = [0] * (n + 1)
+        for line in range(base, base + n):
+            _, _, done, masks = seen[line]
+            places = _places_of_digits(n, masks)
+            for d in DIGITS_OF[full & ~done]:
+                open_in[d] += 1
+                if places[d].bit_count() >= 2:
+                    spots_of[d].append((line, places[d]))
+        for d in range(1, n + 1):
+            spots = spots_of[d]
+            if len(spots) >= 2:
+                counts = [where.bit_count() for _, where in spots]
+                found.append((base, cross, d, spots, open_in[d], min(counts), max(counts)))
+    return found
+
+
 @lru_cache(maxsize=1 << 14)
-def _fish_groups(spots: tuple[tuple[int, tuple[int, ...]], ...], size: int) -> list[tuple[tuple[int, ...], list[int]]]:
+def _fish_groups(spots: tuple[tuple[int, int], ...], size: int) -> list[tuple[tuple[int, ...], list[int]]]:
     """The groups of `size` lines among `spots` (each line with the positions a digit may
-    take in it, by line) whose positions together are `size` many, with those positions:
-    in the order of `combinations`, a group left as soon as its positions are too many
-    (a jellyfish looked at 126 groups of 9 lines for every digit, row and column)."""
+    take in it as a bitmask, by line) whose positions together are `size` many, with those
+    positions: in the order of `combinations`, a group left as soon as its positions are
+    too many (a jellyfish looked at 126 groups of 9 lines for every digit, row and column)."""
     lines = [line for line, _ in spots]
-    masks = [sum(1 << pos for pos in where) for _, where in spots]
+    masks = [where for _, where in spots]
     found: list[tuple[tuple[int, ...], list[int]]] = []
     chosen: list[int] = []
 
@@ -1073,10 +1213,15 @@ def _fish_groups(spots: tuple[tuple[int, tuple[int, ...]], ...], size: int) -> l
 
 
 @lru_cache(maxsize=1 << 16)
-def _places_of_digits(n: int, cands: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+def _places_of_digits(n: int, cands: tuple[int, ...]) -> tuple[int, ...]:
     """For each digit 0..n, the positions in a line whose candidates are `cands` that
-    hold it. Remembered: fish look at every line for every digit on every pass."""
-    return tuple(tuple(pos for pos, mask in enumerate(cands) if mask >> d & 1) for d in range(n + 1))
+    hold it, as a bitmask. Remembered: fish look at every line for every digit on every pass."""
+    places = [0] * (n + 1)
+    for pos, mask in enumerate(cands):
+        here = 1 << pos
+        for d in DIGITS_OF[mask]:
+            places[d] |= here
+    return tuple(places)
 
 
 def forcing_chain(m: Marks) -> Iterator[Step]:
@@ -1086,15 +1231,15 @@ def forcing_chain(m: Marks) -> Iterator[Step]:
     x; and a chain that forces a cell seen by the first to its other digit proves x.
     """
     lay = m.layout
-    cand = m.cand
-    pairs = [i for i, mask in enumerate(cand) if not m.placed[i] and mask.bit_count() == 2]
+    cand, placed = m.cand, m.placed
+    pairs = [i for i, mask in enumerate(cand) if mask in TWO_DIGITS]  # a placed cell has one
     is_pair = set(pairs)
     # Each two-digit cell's peers that have two digits too, in the order of its peers.
     links = {i: [j for j in lay.peers[i] if j in is_pair] for i in pairs}
     for start in pairs:
         around = lay.peer_sets[start]
-        for x in digits_of(cand[start]):
-            y = only_digit(cand[start] & ~bit(x))
+        for x in DIGITS_OF[cand[start]]:
+            y = (cand[start] ^ 1 << x).bit_length() - 1
             parent: dict[tuple[int, int], tuple[int, int] | None] = {(start, y): None}
             queue = [(start, y)]
             for cell, value in queue:
@@ -1103,12 +1248,13 @@ def forcing_chain(m: Marks) -> Iterator[Step]:
                     other = cand[j]
                     if not other & seen_value:
                         continue
-                    forced = only_digit(other ^ seen_value)
-                    if (j, forced) in parent:
+                    node = j, (other ^ seen_value).bit_length() - 1
+                    if node in parent:
                         continue
-                    parent[(j, forced)] = (cell, value)
+                    parent[node] = (cell, value)
+                    forced = node[1]
                     if (j == start and forced == x) or (forced == y and j in around):
-                        chain = _chain(parent, (j, forced))
+                        chain = _chain(parent, node)
                         first, last = cell_name(lay.cell(start)), cell_name(lay.cell(j))
                         clash = (f"so {first} would be {x} as well" if j == start
                                  else f"and {last} sees {first}: two {y}s in one line")
@@ -1117,17 +1263,16 @@ def forcing_chain(m: Marks) -> Iterator[Step]:
                                    sets={start: x}, cells=[c for c, _ in chain])
                         continue
                     if forced == x and j != start:
-                        seen = around & lay.peer_sets[j]
-                        removes = {c: bit(x) for c in seen if not m.placed[c] and m.cand[c] >> x & 1}
+                        removes = {c: bit(x) for c in around & lay.peer_sets[j] if cand[c] >> x & 1 and not placed[c]}
                         if removes:
-                            chain = _chain(parent, (j, forced))
+                            chain = _chain(parent, node)
                             reason = lambda: (
                                 f"If {cell_name(lay.cell(start))} is not {x}, then "
                                 f"{_say_chain(lay, chain)}; so {cell_name(lay.cell(start))} or "
                                 f"{cell_name(lay.cell(j))} is {x}, and a cell that sees both is not")
                             yield make("forcing_chain", 4, f"chain from {cell_name(lay.cell(start))}",
                                        reason, m, removes=removes, cells=[c for c, _ in chain])
-                    queue.append((j, forced))
+                    queue.append(node)
 
 
 def _say_lines(lay: Layout, lines) -> str:
@@ -1176,7 +1321,7 @@ def _trial_order(m: Marks, known: Grid | None) -> Iterator[tuple[int, int]]:
     n = m.layout.size
     order = sorted((bin(mask).count("1"), i) for i, mask in enumerate(m.cand) if not m.placed[i])
     for _, i in order:
-        for d in digits_of(m.cand[i]):
+        for d in DIGITS_OF[m.cand[i]]:
             if known is None or known[i // n][i % n] != d:
                 yield i, d
 
@@ -1236,3 +1381,9 @@ quick pass has settled tiers 1 and 2 and run the lower orders in vain, one of or
 half the board's size finds nothing: in a line of m ≤ N open cells it is one of order
 m − k < k (a naked subset a hidden one, a fish over rows one over columns). On a board
 with no solution (a trial's) the two may differ, so there every order runs."""
+
+QUICK: list[tuple[int, Technique, int, bool, tuple[Look, int] | None]] = [
+    (tier, technique, ORDERS.get(technique, 0), technique in BOARD_ONLY, SOUND_LOOKS.get(technique))
+    for tier, technique in TECHNIQUES if tier >= 3]
+"""The techniques of the grader's quick pass (tiers 1 and 2 settle), each with its tier,
+its order (0 when it has none), whether it reads lines alone, and its SOUND_LOOKS."""
