@@ -10,12 +10,13 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 from math import prod
-from typing import Iterable, Sequence
+from typing import Sequence
 
 from kaldoku_tui.engine.arithmetic import shape_of
+from kaldoku_tui.engine.draws import DIGITS_OF_FOUR, one_of_up_to, orders, shuffle
 from kaldoku_tui.engine.fillings import TABLE_LIMIT, fillings_of_form
 from kaldoku_tui.engine.kinds import HIDDEN_OPS, OP_SETS
-from kaldoku_tui.engine.puzzle import HIDDEN, Cage, Cell, Grid, PuzzleError, _connected, combine
+from kaldoku_tui.engine.puzzle import HIDDEN, Cage, Cell, Grid, PuzzleError, combine
 
 MAX_CELLS = 6
 """No cage grows beyond this many cells (Keen's limit)."""
@@ -48,29 +49,44 @@ def random_blocks(n: int, rng: random.Random, max_cells: int = MAX_CELLS,
     """A random division of the n×n board into connected blocks, in reading order; the
     fewer lone cells become dominoes, the larger the blocks."""
     # Cells by their index in reading order: a throwaway candidate's blocks cost less so.
-    order = list(range(n * n))
-    rng.shuffle(order)
-    block_of = [[i] for i in range(n * n)]
+    cells = n * n
+    # One draw (draws.py) for the order and, for each cell alone at its turn, a digit below
+    # 4 × DIGITS_OF_FOUR: its last two bits a coin for a domino, the rest which lone neighbour
+    # it pairs with or, when it stays alone to the end, which block it joins then (the rest is
+    # read only once, so it is as good as new).
+    draw = rng.randrange(_blocks_draws(cells))
+    order = list(range(cells))
+    draw = shuffle(order, draw)
+    block_of = [[i] for i in range(cells)]  # by cell, its block, in order
     beside = _beside(n)
-
-    def merge(cell: int, other: int) -> None:
-        joined = block_of[cell] + block_of[other]
-        for member in joined:
-            block_of[member] = joined
-
+    picks = [0] * cells
+    lone = []  # the cells alone after their turn, and by cell its pick
     for cell in order:
-        if len(block_of[cell]) == 1 and rng.randrange(4) >= 4 - dominoes_in_four:
-            singles = [nb for nb in beside[cell] if len(block_of[nb]) == 1]
-            if singles:
-                merge(cell, rng.choice(singles))
-    for cell in order:
+        if len(block_of[cell]) == 1:
+            draw, pick = divmod(draw, 4 * DIGITS_OF_FOUR)
+            if pick & 3 >= 4 - dominoes_in_four:
+                singles = [nb for nb in beside[cell] if len(block_of[nb]) == 1]
+                if singles:
+                    other = singles[(pick >> 2) % len(singles)]
+                    block_of[cell] = block_of[other] = [cell, other] if cell < other else [other, cell]
+                    continue
+            picks[cell] = pick >> 2
+            lone.append(cell)
+    for cell in lone:
         if len(block_of[cell]) == 1:
             roomy = [nb for nb in beside[cell] if len(block_of[nb]) < max_cells]
             if roomy:
-                merge(cell, rng.choice(roomy))
-    cells = _cells(n)
-    firsts = sorted({id(block): block for block in block_of}.values(), key=min)
-    return [tuple([cells[i] for i in sorted(block)]) for block in firsts]
+                joined = sorted([cell, *block_of[roomy[picks[cell] % len(roomy)]]])
+                for member in joined:
+                    block_of[member] = joined
+    at = _cells(n).__getitem__
+    return [tuple(map(at, block)) for i, block in enumerate(block_of) if block[0] == i]
+
+
+@lru_cache(maxsize=None)
+def _blocks_draws(cells: int) -> int:
+    """The range `random_blocks` draws from for a board of `cells` cells."""
+    return orders(cells) * (4 * DIGITS_OF_FOUR) ** cells
 
 
 @lru_cache(maxsize=None)
@@ -135,7 +151,7 @@ def _domino_ops(n: int, small: int, big: int, ops: str, easiest: bool) -> tuple[
 
 
 def make_cages(
-    blocks: Iterable[Block],
+    blocks: Sequence[Block],
     solution: Grid,
     rng: random.Random,
     ops: str = "all",
@@ -151,8 +167,9 @@ def make_cages(
     used least, one that most fillings meet (a candidate for the hardest levels). A hidden operator set keeps the
     target and hides the operation.
     """
+    trusted = Cage.trusted
     if ops == "mul":  # × alone gives every block of two or more cells the one clue: nothing to deal
-        return [Cage.trusted(block, "*" if len(block) > 1 else "=", prod(solution[r][c] for r, c in block))
+        return [trusted(block, "*" if len(block) > 1 else "=", prod(solution[r][c] for r, c in block))
                 for block in blocks]
     if ops not in OP_SETS:
         raise PuzzleError(f"operator set must be one of {', '.join(OP_SETS)}, not {ops!r}")
@@ -161,23 +178,57 @@ def make_cages(
     used = dict.fromkeys("=+-*/", 0)
     for cage in others:
         used[cage.op] = used.get(cage.op, 0) + 1
+    dominoes = _domino_clues(n, ops, easiest)
+    large = _large_ops(ops)
+    # Ties between operations used least are broken by the digits of one draw (draws.py).
+    draw = rng.randrange(DIGITS_OF_FOUR ** len(blocks))
     cages = []
+    choices: Sequence[str]
     for block in blocks:
-        digits = [solution[r][c] for r, c in block]
-        choices = _ops_for(n, digits, ops, easiest)
-        if len(choices) == 1:
-            least: Sequence[str] = choices
+        if len(block) == 2:
+            (r1, c1), (r2, c2) = block
+            choices, clues = dominoes[solution[r1][c1]][solution[r2][c2]]
+        elif len(block) == 1:
+            (r, c), = block
+            used["="] += 1
+            cages.append(trusted(block, "=", solution[r][c]))
+            continue
         else:
-            fewest = min(used[op] for op in choices)
-            least = [op for op in choices if used[op] == fewest]
-            if widest and len(least) > 1:
-                least = _widest(n, shape_of(block), tuple(digits), tuple(least))
-        op = rng.choice(least)
+            choices = large
+        if len(choices) > 1:
+            fewest = min(map(used.__getitem__, choices))
+            choices = [op for op in choices if used[op] == fewest]
+            if widest and len(choices) > 1:
+                digits = tuple([solution[r][c] for r, c in block])
+                choices = _widest(n, shape_of(block), digits, tuple(choices))
+        if len(choices) == 1:
+            op = choices[0]
+        else:
+            draw, pick = divmod(draw, DIGITS_OF_FOUR)
+            op = choices[pick % len(choices)]
         used[op] += 1
-        target = combine(op, digits)
-        assert target is not None, "allowed_ops only offers operations the digits meet"
-        cages.append(Cage.trusted(block, HIDDEN if hidden and len(block) > 1 else op, target))
+        if len(block) == 2:
+            target = clues[op]
+        elif op == "+":
+            target = sum([solution[r][c] for r, c in block])
+        else:
+            target = prod([solution[r][c] for r, c in block])
+        cages.append(trusted(block, HIDDEN if hidden else op, target))
     return cages
+
+
+@lru_cache(maxsize=None)
+def _domino_clues(n: int, ops: str, easiest: bool) -> tuple[tuple[tuple[tuple[str, ...], dict[str, int]], ...], ...]:
+    """By a domino's two digits (first, second), the operations `allowed_ops` lets it take
+    on the n×n board and each one's target: looked up, as candidates deal thousands."""
+    def clues(one: int, two: int) -> tuple[tuple[str, ...], dict[str, int]]:
+        small, big = min(one, two), max(one, two)
+        allowed = _domino_ops(n, small, big, ops, easiest)
+        targets = {op: combine(op, (small, big)) for op in allowed}
+        return allowed, {op: target for op, target in targets.items() if target is not None}
+
+    return tuple(tuple(clues(one, two) if one and two and one != two else ((), {}) for two in range(n + 1))
+                 for one in range(n + 1))
 
 
 @lru_cache(maxsize=4096)
@@ -215,38 +266,65 @@ def split_cage(
 
 def _split_cells(cells: Block, rng: random.Random, smallest: int = 1) -> list[Block]:
     """Connected part + connected rest, the part as close to half the cells as possible
-    and no smaller than `smallest`; empty when there is none."""
-    members = set(cells)
-    for size in range(len(cells) // 2, smallest - 1, -1):
-        splits = []
-        for start in cells:
-            part = _grow(start, size, members, rng)
-            if part is None:
-                continue
-            rest = tuple(cell for cell in cells if cell not in part)
-            if _connected(rest):
-                splits.append(tuple(sorted(part)))
-        if splits:
-            chosen = rng.choice(sorted(set(splits)))
-            return sorted([chosen, tuple(cell for cell in cells if cell not in chosen)])
+    and no smaller than `smallest`; empty when there is none.
+
+    From each cell a part is grown, a neighbour at a time at random; of the parts found
+    whose rest is connected, one is chosen. Cells are by their place in `cells` (reading
+    order), a part a bit mask of them."""
+    links = _links(shape_of(cells))
+    count = len(cells)
+    every = (1 << count) - 1
+    radix = one_of_up_to(count)  # of every choice below: fewer than `count` cells or parts
+    for size in range(count // 2, smallest - 1, -1):
+        # One draw (draws.py) for every cell each part grows by, and for the part chosen.
+        draw = rng.randrange(radix ** (count * (size - 1) + 1))
+        found = set()
+        for start in range(count):
+            part, near = 1 << start, links[start]
+            for _ in range(size - 1):
+                options = _places(near & ~part)
+                if not options:
+                    break
+                draw, pick = divmod(draw, radix)
+                cell = options[pick % len(options)]
+                part |= 1 << cell
+                near |= links[cell]
+            else:
+                if _linked(every & ~part, links):
+                    found.add(part)
+        if found:
+            parts = sorted(found)
+            chosen = parts[draw % radix % len(parts)]
+            halves = [tuple([cells[i] for i in _places(half)]) for half in (chosen, every & ~chosen)]
+            return halves if chosen & 1 else halves[::-1]  # the half of the first cell first
     assert smallest > 1, "every connected group of cells has a cell whose removal keeps it connected"
     return []
 
 
-def _grow(start: Cell, size: int, members: set[Cell], rng: random.Random) -> set[Cell] | None:
-    """A connected set of `size` cells of `members` grown from `start` in random order."""
-    part = {start}
-    frontier = [start]
-    while len(part) < size:
-        options = sorted(
-            {nb for cell in frontier for nb in _adjacent(cell) if nb in members and nb not in part}
-        )
-        if not options:
-            return None
-        cell = rng.choice(options)
-        part.add(cell)
-        frontier.append(cell)
-    return part
+@lru_cache(maxsize=4096)
+def _links(shape: tuple[Cell, ...]) -> tuple[int, ...]:
+    """By its place in `shape`, each cell's neighbours in it as a bit mask of their places."""
+    place = {cell: i for i, cell in enumerate(shape)}
+    return tuple(sum(1 << place[nb] for nb in _adjacent(cell) if nb in place) for cell in shape)
+
+
+@lru_cache(maxsize=4096)
+def _places(mask: int) -> tuple[int, ...]:
+    """The places of the bits of `mask`, lowest first."""
+    return tuple(i for i in range(mask.bit_length()) if mask >> i & 1)
+
+
+def _linked(mask: int, links: tuple[int, ...]) -> bool:
+    """Whether the cells of `mask` (places in a shape whose `links` are given) are connected."""
+    reached = mask & -mask
+    while True:
+        near = reached
+        for i in _places(reached):
+            near |= links[i]
+        near &= mask
+        if near == reached:
+            return reached == mask
+        reached = near
 
 
 def _adjacent(cell: Cell) -> list[Cell]:

@@ -20,6 +20,7 @@ from typing import Callable, Iterable, Iterator
 from kaldoku_tui.engine.arithmetic import shape_of
 from kaldoku_tui.engine.cages import (DOMINOES_IN_FOUR, MAX_CELLS, allowed_ops, make_cages, neighbours, random_blocks,
                                       singles_allowed, split_cage)
+from kaldoku_tui.engine.draws import in_random_order
 from kaldoku_tui.engine.errors import Stopped as Stopped  # where callers catch it
 from kaldoku_tui.engine.fillings import CageTooLarge, fillings, fillings_bound
 from kaldoku_tui.engine.kinds import (HIDDEN_OPS, LEVELS, MAX_SIZE, MIN_SIZE, OP_SETS, levels_for, offered_levels,
@@ -469,8 +470,7 @@ def _recut_pair(puzzle: Puzzle, cages: list[Cage], other: Grid, rng: random.Rand
             neighbour = puzzle.cages[k]
             if len(neighbour.cells) >= 2 and len(cage.cells) + len(neighbour.cells) <= MAX_CELLS:
                 choices += [(cage, neighbour, part, rest) for part, rest in _pair_cuts(cage.cells, neighbour.cells)]
-    rng.shuffle(choices)
-    for cage, neighbour, part, rest in choices:
+    for cage, neighbour, part, rest in in_random_order(choices, rng):
         others = [c for c in puzzle.cages if c is not cage and c is not neighbour]
         if ops == "mul":  # × alone has one clue for any cells: seen without dealing
             if all(_product(other, cells) == _product(solution, cells) for cells in (part, rest)):
@@ -1288,20 +1288,19 @@ def _against(puzzle: Puzzle, settled: list[int], tier: int, judged: bool) -> int
     return 0 if marks.solved else 1
 
 
-def _merges(puzzle: Puzzle, rng: random.Random) -> list[tuple[Cage, Cage]]:
+def _merges(puzzle: Puzzle, rng: random.Random) -> Iterator[tuple[Cage, Cage]]:
     """The pairs of neighbouring cages of `puzzle` whose union is no larger than
-    MAX_CELLS, in random order."""
-    return [(puzzle.cages[a], puzzle.cages[b]) for a, b in _merge_pairs(puzzle, rng)]
+    MAX_CELLS, in random order (each drawn as it is asked for)."""
+    return ((puzzle.cages[a], puzzle.cages[b]) for a, b in _merge_pairs(puzzle, rng))
 
 
-def _merge_pairs(puzzle: Puzzle, rng: random.Random) -> list[tuple[int, int]]:
+def _merge_pairs(puzzle: Puzzle, rng: random.Random) -> Iterator[tuple[int, int]]:
     """`_merges` by the cages' places in `puzzle.cages`."""
     cages = puzzle.cages  # in order of their cells, so a pair's numbers sort as its cells do
     at = puzzle.cage_index
     pairs = {(min(a, b), max(a, b)) for a, b in ((at(one), at(other)) for one, other in _adjacent_cells(puzzle.size))}
     ordered = [(a, b) for a, b in sorted(pairs) if a != b and len(cages[a].cells) + len(cages[b].cells) <= MAX_CELLS]
-    rng.shuffle(ordered)
-    return ordered
+    return in_random_order(ordered, rng)
 
 
 @lru_cache(maxsize=None)

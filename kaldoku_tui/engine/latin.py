@@ -17,7 +17,9 @@ against 0.11 ms here: more than Keen's whole 9×9 × only easy puzzle (1.6 ms).
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 
+from kaldoku_tui.engine.draws import one_of_up_to, orders, shuffle
 from kaldoku_tui.engine.kinds import MAX_SIZE
 from kaldoku_tui.engine.puzzle import Grid
 from kaldoku_tui.engine.squares import COUNTED_UP_TO, latin_squares
@@ -30,8 +32,10 @@ def random_latin_square(n: int, rng: random.Random) -> Grid:
         return every[rng.randrange(len(every))]
     lacking = [(1 << n) - 1] * n  # by column, the digits (bit d for digit d + 1) not yet in it
     rows = []
+    # One draw (draws.py) for every cell's pick of a digit its column and row still lack.
+    draw = rng.randrange(_row_digits(n) ** (n * n))
     for _ in range(n):
-        row = _matched_row(lacking, rng)
+        row, draw = _matched_row(lacking, draw)
         for col, digit in enumerate(row):
             lacking[col] &= ~(1 << digit)
         rows.append(tuple(digit + 1 for digit in row))
@@ -43,23 +47,33 @@ _DIGITS_IN = tuple(tuple(d for d in range(MAX_SIZE) if mask >> d & 1) for mask i
 cell of every square."""
 
 
-def _matched_row(lacking: list[int], rng: random.Random) -> list[int]:
-    """A digit (0-based) for each column, each one its column lacks, no two the same."""
+@lru_cache(maxsize=None)
+def _row_digits(n: int) -> int:
+    """The range of a cell's digit in `_matched_row`: it picks evenly one of any 1..n spare digits."""
+    return one_of_up_to(n)
+
+
+def _matched_row(lacking: list[int], draw: int) -> tuple[list[int], int]:
+    """A digit (0-based) for each column, each one its column lacks, no two the same, read
+    from `draw` (a digit below `_row_digits` a column); and what is left of `draw`."""
     n = len(lacking)
     holder = [-1] * n  # by digit, the column given it in this row
     row = [0] * n
     used = 0
+    radix = _row_digits(n)
     for col in range(n):
+        draw, pick = divmod(draw, radix)
         spare = lacking[col] & ~used
         if spare:
-            digit = rng.choice(_DIGITS_IN[spare])
+            digits = _DIGITS_IN[spare]
+            digit = digits[pick % len(digits)]
             used |= 1 << digit
         else:
             digit = _augment(col, lacking, holder, row, [0])
             assert digit >= 0, "a latin rectangle always extends by a row"
             used = sum(1 << d for d in row[:col]) | 1 << digit  # the path's end is the new one
         holder[digit], row[col] = col, digit
-    return row
+    return row, draw
 
 
 def _augment(col: int, lacking: list[int], holder: list[int], row: list[int], seen: list[int]) -> int:
@@ -86,8 +100,7 @@ def random_isotope(square: Grid, rng: random.Random) -> Grid:
     new square for O(N²) steps."""
     n = len(square)
     rows, cols, digits = list(range(n)), list(range(n)), list(range(1, n + 1))
-    rng.shuffle(rows)
-    rng.shuffle(cols)
-    rng.shuffle(digits)
+    draw = rng.randrange(orders(n) ** 3)  # the three orders from one draw (draws.py)
+    shuffle(digits, shuffle(cols, shuffle(rows, draw)))
     relabel = [0, *digits]
     return tuple([tuple([relabel[row[c]] for c in cols]) for row in (square[r] for r in rows)])

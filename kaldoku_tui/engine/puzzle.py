@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
+from operator import attrgetter
 from typing import Iterable, Mapping, Sequence
 
 from kaldoku_tui.engine.arithmetic import can_make, combine, shape_of
@@ -73,9 +74,9 @@ class Cage:
         in reading order and whose clue they meet (a throwaway 4×4 candidate spent a third
         of its clue dealing checking them)."""
         cage = object.__new__(cls)
-        for name, value in (("cells", cells), ("op", op), ("target", target),
-                            ("_hash", hash((cells, _OP_CODES[op], target)))):
-            object.__setattr__(cage, name, value)
+        fields = cage.__dict__  # written straight in: a frozen dataclass's own setattr refuses
+        fields["cells"], fields["op"], fields["target"] = cells, op, target
+        fields["_hash"] = hash((cells, _OP_CODES[op], target))
         return cage
 
     def __hash__(self) -> int:
@@ -171,10 +172,11 @@ class Puzzle:
         and take their clues from `solution` (checking each of its many candidates
         again cost it 8% of its time, and its 9×9 × only easy puzzle 10%)."""
         puzzle = object.__new__(cls)
-        cages = tuple(sorted(cages, key=lambda cage: cage.anchor))
-        for name, value in (("size", size), ("cages", cages), ("solution", solution), ("meta", meta or {}),
-                            ("_cage_index", {cell: i for i, cage in enumerate(cages) for cell in cage.cells})):
-            object.__setattr__(puzzle, name, value)
+        # By cells: two cages share none, so their first cells (anchors) order them.
+        cages = tuple(sorted(cages, key=_cells_of))
+        fields = puzzle.__dict__  # written straight in: a frozen dataclass's own setattr refuses
+        fields["size"], fields["cages"], fields["solution"], fields["meta"] = size, cages, solution, meta or {}
+        fields["_cage_index"] = {cell: i for i, cage in enumerate(cages) for cell in cage.cells}
         return puzzle
 
     def cage_at(self, cell: Cell) -> Cage:
@@ -193,6 +195,9 @@ class Puzzle:
     def with_solution(self, solution: Grid | None) -> Puzzle:
         """The same puzzle carrying `solution`."""
         return Puzzle(self.size, self.cages, solution, dict(self.meta))
+
+
+_cells_of = attrgetter("cells")
 
 
 @lru_cache(maxsize=4096)
