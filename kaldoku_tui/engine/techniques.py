@@ -264,10 +264,9 @@ def _quick_pass(marks: Marks, max_tier: int, steps: list[Step]) -> bool:
     """One round of the techniques above tier 2 (settle does the rest), the easiest first."""
     lay = marks.layout
     board = (tuple(marks.cand), tuple(marks.placed))
-    sound = None  # whether the board holds the puzzle's solution, asked when it matters (ORDERS)
+    sound = None  # whether the board holds the puzzle's solution, asked when it matters (SOUND_LOOKS)
     on_size = _idle_on_size(lay.size)
-    half = lay.size // 2
-    for tier, technique, order, board_only, sound_look in QUICK:
+    for tier, technique, board_only, sound_look in QUICK:
         if tier > max_tier:
             return False
         if tier == 5:
@@ -276,8 +275,8 @@ def _quick_pass(marks: Marks, max_tier: int, steps: list[Step]) -> bool:
             if sound_look is not None:
                 if sound is None:
                     sound = _held_solution(marks) is not None
-                if sound and order > half:
-                    continue
+                if sound and sound_look[1] > lay.size:
+                    continue  # no line has so many open places: nothing to look at
             # A technique finds the same on the same board (of the same puzzle, where it reads cages).
             idle = on_size if board_only else lay.idle
             if idle.get(technique) == board:
@@ -1372,18 +1371,9 @@ TECHNIQUES: list[tuple[int, Technique]] = [
 BOARD_ONLY = frozenset(technique for tier, technique in TECHNIQUES if tier in (3, 4)) - {cage_line, line_rule}
 """The techniques above tier 2 that read candidates in lines alone, never cages."""
 
-_ORDER_OF = {name: size for size, name in FISH_NAMES.items()} | {
-    f"{kind}_{name}": size for size, name in SUBSET_NAMES.items() for kind in ("naked", "hidden")}
-ORDERS: dict[Technique, int] = {
-    technique: _ORDER_OF[technique.__name__] for _, technique in TECHNIQUES if technique.__name__ in _ORDER_OF}
-"""The subsets and fish by their order. On a board that holds a solution, where the grader's
-quick pass has settled tiers 1 and 2 and run the lower orders in vain, one of order k above
-half the board's size finds nothing: in a line of m ≤ N open cells it is one of order
-m − k < k (a naked subset a hidden one, a fish over rows one over columns). On a board
-with no solution (a trial's) the two may differ, so there every order runs."""
-
-QUICK: list[tuple[int, Technique, int, bool, tuple[Look, int] | None]] = [
-    (tier, technique, ORDERS.get(technique, 0), technique in BOARD_ONLY, SOUND_LOOKS.get(technique))
+QUICK: list[tuple[int, Technique, bool, tuple[Look, int] | None]] = [
+    (tier, technique, technique in BOARD_ONLY, SOUND_LOOKS.get(technique))
     for tier, technique in TECHNIQUES if tier >= 3]
 """The techniques of the grader's quick pass (tiers 1 and 2 settle), each with its tier,
-its order (0 when it has none), whether it reads lines alone, and its SOUND_LOOKS."""
+whether it reads lines alone, and its SOUND_LOOKS. On a board with no solution (a
+trial's) the looks may differ, so there each technique looks everywhere."""
