@@ -942,24 +942,20 @@ def _windows(lay: Layout) -> list[tuple[list[int], list[int], str, int, int, ite
     plus = times = 0  # the + cages and the × cages
     for k, (cage, cells) in enumerate(zip(lay.puzzle.cages, lay.cage_cells)):
         op = cage.op
+        added, multiplied_in = op in ("+", "="), op in ("*", "=")  # a single cell counts in both
+        if not (added or multiplied_in):
+            continue
         one = 1 << k
         if op == "+":
             plus |= one
-            places, cover = _runs_holding(n, cells)
-            for place in places:
-                sums[place] |= one
-                summed[place] |= cover
         elif op == "*":
             times |= one
-            places, cover = _runs_holding(n, cells)
-            for place in places:
-                products[place] |= one
-                multiplied[place] |= cover
-        elif op == "=":
-            places, cover = _runs_holding(n, cells)
-            for place in places:
+        places, cover = _runs_holding(n, cells)
+        for place in places:
+            if added:
                 sums[place] |= one
                 summed[place] |= cover
+            if multiplied_in:
                 products[place] |= one
                 multiplied[place] |= cover
     found: list[tuple[list[int], list[int], str, int, int, itemgetter]] = []
