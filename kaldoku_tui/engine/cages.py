@@ -209,10 +209,10 @@ def make_cages(
         used[op] += 1
         if len(block) == 2:
             target = clues[op]
-        elif op == "+":
-            target = sum([solution[r][c] for r, c in block])
         else:
-            target = prod([solution[r][c] for r, c in block])
+            made = combine(op, [solution[r][c] for r, c in block])
+            assert made is not None, "+ and × make a target of any digits"
+            target = made
         cages.append(trusted(block, HIDDEN if hidden else op, target))
     return cages
 
