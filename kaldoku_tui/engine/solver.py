@@ -19,8 +19,7 @@ have few enough candidates to list the fillings.
 
 from __future__ import annotations
 
-import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import product
 from math import prod
@@ -73,6 +72,11 @@ class _Layout:
     cages: tuple[Cage, ...]
     cage_cells: tuple[tuple[int, ...], ...]
     cage_of: tuple[int, ...]
+    tables: tuple[Pairs | Listed | None, ...] = field(compare=False)
+    """Per cage, its full table (every filling left); None beyond TABLE_CELLS."""
+    opened: dict[bool, Settled | None] = field(default_factory=dict, compare=False)
+    """What `_opened` found from the open board, by `whole`: a generator's uniqueness search,
+    its grader's solves and its `closure` each begin there on the same candidate."""
 
 
 def solve(puzzle: Puzzle, limit: int = 2, other_than: Grid | None = None) -> list[Grid]:
@@ -161,11 +165,11 @@ def closure_since(puzzle: Puzzle, before: Closed | None = None) -> Closed:
     values, left = before[0][:], before[1]
     options: Options = []
     changed: set[int] = set()
-    for cage, cells in zip(layout.cages, layout.cage_cells):
+    for cage, cells, table in zip(layout.cages, layout.cage_cells, layout.tables):
         if cage in left:
             options.append(left[cage])
         else:
-            options.append(_bit_table(layout.size, cage) if len(cells) <= TABLE_CELLS else None)
+            options.append(table)
             changed.update(cells)
     kept = _propagate(layout, values, options, changed)
     assert kept, "the solution meets the old cages and the new"
@@ -308,7 +312,7 @@ def _layout_of(n: int, cages: tuple[Cage, ...]) -> _Layout:
     """`_layout` by the puzzle's cages: the search, the closure and the grader's
     propagation each ask for it on the same candidate."""
     peers, lines, line_sets = _geometry(n)
-    cage_cells = tuple(tuple(r * n + c for r, c in cage.cells) for cage in cages)
+    cage_cells, tables = zip(*[_cage_form(n, cage.cells, cage.op, cage.target) for cage in cages])
     cage_of = [0] * (n * n)
     for k, cells in enumerate(cage_cells):
         for i in cells:
@@ -321,7 +325,17 @@ def _layout_of(n: int, cages: tuple[Cage, ...]) -> _Layout:
         cages=cages,
         cage_cells=cage_cells,
         cage_of=tuple(cage_of),
+        tables=tables,
     )
+
+
+@lru_cache(maxsize=4096)
+def _cage_form(n: int, cells: tuple[Cell, ...], op: str, target: int) -> tuple[tuple[int, ...], Pairs | Listed | None]:
+    """A cage's cells in reading order and its full table (None beyond TABLE_CELLS), by
+    its cells and clue: a new candidate's cages are new objects, and looking them up by
+    `Cage` called its Python `__hash__` and `__eq__` each time (a third of the time)."""
+    table = _form_bits(n, shape_of(cells), op, target) if len(cells) <= TABLE_CELLS else None
+    return tuple([r * n + c for r, c in cells]), table
 
 
 @lru_cache(maxsize=None)
@@ -351,48 +365,34 @@ def _settle(layout: _Layout, values: Values | None = None) -> tuple[Values, Opti
         values = _open_board(n)
         opened = _opened(layout, values)
         return None if opened is None else (values, opened)
-    options: Options = [_bit_table(n, cage) if len(cage.cells) <= TABLE_CELLS else None for cage in layout.cages]
+    options: Options = list(layout.tables)
     if not all(values) or not _propagate(layout, values, options, set(range(len(values)))):
         return None
     return values, options
 
 
-CLOSURES_KEPT = 32
-"""How many puzzles' boards propagated from the open board `_opened` remembers."""
-
-_OPENED: dict[tuple[tuple[Cage, ...], bool], tuple[Values, Options] | None] = {}
-_OPENED_LOCK = threading.Lock()  # a hint's search thread and a generator may meet here
-
-
 def _opened(layout: _Layout, values: Values, whole: bool = False) -> Options | None:
     """`values`, the open board, narrowed in place by `_propagate` (with `whole`) from every
     cage's full table (or None beyond TABLE_CELLS), and the fillings left; None on a
-    contradiction. Remembered for the last few puzzles: a generator's uniqueness search,
-    its grader's solves and its `closure` each begin from there on the same candidate."""
-    key = layout.cages, whole
-    with _OPENED_LOCK:
-        known = key in _OPENED
-        found = _OPENED.get(key)
-    if known:
+    contradiction. Remembered with the layout: a generator's uniqueness search, its
+    grader's solves and its `closure` each begin from there on the same candidate."""
+    opened = layout.opened
+    if whole in opened:
+        found = opened[whole]
         if found is None:
             return None
         values[:] = found[0]
         return found[1][:]
-    n = layout.size
-    options: Options = [_bit_table(n, cage) if len(cage.cells) <= TABLE_CELLS else None for cage in layout.cages]
+    options: Options = list(layout.tables)
     kept = all(values) and _propagate(layout, values, options, set(range(len(values))), whole)
-    with _OPENED_LOCK:
-        if len(_OPENED) >= CLOSURES_KEPT:
-            del _OPENED[next(iter(_OPENED))]
-        _OPENED[key] = (values[:], options[:]) if kept else None
+    opened[whole] = (values[:], options[:]) if kept else None
     return options if kept else None
 
 
 def _opened_under(layout: _Layout, values: Values, whole: bool) -> Settled | None:
     """What `_opened` remembers of this puzzle's open board (with `whole`), when `values`
     keep no digit it does not: propagation may go on from there. None otherwise."""
-    with _OPENED_LOCK:
-        found = _OPENED.get((layout.cages, whole))
+    found = layout.opened.get(whole)
     if found is not None and all(now & ~then == 0 for now, then in zip(values, found[0])):
         return found
     return None
@@ -414,6 +414,8 @@ def _form_bits(n: int, shape: Shape, op: str, target: int) -> Pairs | Listed:
 
 forget_with_tables(_bit_table.cache_clear)
 forget_with_tables(_form_bits.cache_clear)
+forget_with_tables(_cage_form.cache_clear)
+forget_with_tables(_layout_of.cache_clear)
 
 
 _BITS = tuple(1 << d for d in range(MAX_SIZE + 1))
