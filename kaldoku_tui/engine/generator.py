@@ -367,7 +367,8 @@ def _rival(
         return None, other_solution(puzzle, solution)
     if swaps or ops == "all" and puzzle.size <= SWAPPED_RIVALS_UP_TO:
         swapped = _swapped_rival(puzzle)
-        if swapped is not None and all(cage.met_by(swapped) for cage in puzzle.cages):
+        if swapped is not None and all(cage.met_by(swapped) for cage in puzzle.cages
+                                       if any(solution[r][c] != swapped[r][c] for r, c in cage.cells)):
             return None, swapped
     return rival(puzzle, solution, nodes, proof)
 

@@ -426,6 +426,9 @@ DIGITS_OF = tuple(tuple(d for d in range(1, MAX_SIZE + 1) if mask >> d & 1) for 
 """Each mask's digits, looked up: the cage rule walks the digits a cell lost at every step."""
 
 _LONE = tuple(mask & (mask - 1) == 0 for mask in range(1 << (MAX_SIZE + 1)))
+
+_DIGIT_COUNT = tuple(mask.bit_count() for mask in range(1 << (MAX_SIZE + 1)))
+"""How many digits a mask holds, looked up: the search counts every cell's at each node."""
 """Whether a mask holds at most one digit, looked up: a bool tests faster than an int's AND."""
 
 _AS_ONES = tuple(bytes(ord("1") if b == d else ord("0") for b in range(256)) for d in range(MAX_SIZE + 1))
@@ -713,17 +716,17 @@ def _search(
         proof[0] -= 1
         if proof[0] == 0 and proof[1]():
             raise _Proved
-    best_cell, best = -1, layout.size + 1
-    for i, v in enumerate(values):
-        count = v.bit_count()
-        if 1 < count < best:
-            best_cell, best = i, count
-            if count == 2:
-                break
-    if best_cell < 0:
-        if values != avoid and _cages_met(layout, values, options):
-            found.append(values)
-        return
+    # The first cell of fewest candidates, two being the fewest an open cell has.
+    counts = list(map(_DIGIT_COUNT.__getitem__, values))
+    if 2 in counts:
+        best_cell, best = counts.index(2), 2
+    else:
+        best = min([count for count in counts if count > 1], default=0)
+        if not best:
+            if values != avoid and _cages_met(layout, values, options):
+                found.append(values)
+            return
+        best_cell = counts.index(best)
     best_cage = -1
     if best > 2:  # no cage has fewer than two fillings left to choose from
         for k, entry in enumerate(options):
@@ -736,11 +739,13 @@ def _search(
         chosen = options[best_cage]
         assert chosen is not None  # best_cage was picked among the cages with a table
         branches = [list(zip(cells, filling)) for filling in _fillings_left(chosen)]
+        if avoid is not None:
+            branches.sort(key=lambda placed: not all(avoid[i] == bit for i, bit in placed))
     else:
         v = values[best_cell]
-        branches = [[(best_cell, 1 << d)] for d in range(1, layout.size + 1) if v >> d & 1]
-    if avoid is not None:
-        branches.sort(key=lambda placed: not all(avoid[i] == bit for i, bit in placed))
+        first = avoid[best_cell] & v if avoid is not None else 0
+        branches = [[(best_cell, first)]] if first else []
+        branches += [[(best_cell, _BITS[d])] for d in DIGITS_OF[v & ~first]]
     for placed in branches:
         trial, trial_options = values[:], options[:]
         for i, bit in placed:
