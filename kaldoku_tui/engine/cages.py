@@ -79,7 +79,7 @@ def random_blocks(n: int, rng: random.Random, max_cells: int = MAX_CELLS,
                 joined = sorted([cell, *block_of[roomy[picks[cell] % len(roomy)]]])
                 for member in joined:
                     block_of[member] = joined
-    at = _cells(n).__getitem__
+    at = board_cells(n).__getitem__
     return [tuple(map(at, block)) for i, block in enumerate(block_of) if block[0] == i]
 
 
@@ -96,8 +96,8 @@ def _beside(n: int) -> list[list[int]]:
 
 
 @lru_cache(maxsize=None)
-def _cells(n: int) -> list[Cell]:
-    """The cells of the n×n board in reading order."""
+def board_cells(n: int) -> list[Cell]:
+    """The cells of the n×n board in reading order (by index)."""
     return [(r, c) for r in range(n) for c in range(n)]
 
 
@@ -111,10 +111,10 @@ def allowed_ops(block: Block, solution: Grid, ops: str = "all", easiest: bool = 
     """
     if ops not in OP_SETS:
         raise PuzzleError(f"operator set must be one of {', '.join(OP_SETS)}, not {ops!r}")
-    return list(_ops_for(len(solution), [solution[r][c] for r, c in block], ops, easiest))
+    return list(digits_ops(len(solution), [solution[r][c] for r, c in block], ops, easiest))
 
 
-def _ops_for(n: int, digits: Sequence[int], ops: str, easiest: bool) -> tuple[str, ...]:
+def digits_ops(n: int, digits: Sequence[int], ops: str, easiest: bool) -> tuple[str, ...]:
     """`allowed_ops` of a block holding `digits` on the n×n board, `ops` a known operator set."""
     if len(digits) == 1:
         return ("=",)
@@ -335,6 +335,12 @@ def _adjacent(cell: Cell) -> list[Cell]:
 def neighbours(n: int, cell: Cell) -> list[Cell]:
     """The cells of the n×n board beside `cell`."""
     return [(r, c) for r, c in _adjacent(cell) if 0 <= r < n and 0 <= c < n]
+
+
+@lru_cache(maxsize=None)
+def beside_cells(n: int) -> dict[Cell, tuple[Cell, ...]]:
+    """`neighbours` of every cell of the n×n board, by cell: looked up, as repairs ask again and again."""
+    return {cell: tuple(neighbours(n, cell)) for cell in board_cells(n)}
 
 
 def _factor_pairs(product: int, n: int) -> int:

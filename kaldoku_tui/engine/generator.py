@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import random
 import secrets
+from bisect import bisect_right
 from functools import lru_cache
 from math import prod
 from typing import Callable, Iterable, Iterator
 
 from kaldoku_tui.engine.arithmetic import shape_of
-from kaldoku_tui.engine.cages import (DOMINOES_IN_FOUR, MAX_CELLS, allowed_ops, make_cages, neighbours, random_blocks,
-                                      singles_allowed, split_cage)
+from kaldoku_tui.engine.cages import (DOMINOES_IN_FOUR, MAX_CELLS, beside_cells, board_cells, digits_ops, make_cages,
+                                      random_blocks, singles_allowed, split_cage)
 from kaldoku_tui.engine.draws import in_random_order
 from kaldoku_tui.engine.errors import Stopped as Stopped  # where callers catch it
 from kaldoku_tui.engine.fillings import CageTooLarge, fillings, fillings_bound
@@ -459,51 +460,75 @@ def _recut_pair(puzzle: Puzzle, cages: list[Cage], other: Grid, rng: random.Rand
     take: only moving its wall removes it.)"""
     solution = puzzle.solution
     assert solution is not None  # generated puzzles carry their solution
-    at = puzzle.cage_index
-    # Each cut as its cages and its two parts (a repair tries one or two of some forty).
-    choices: list[tuple[Cage, Cage, tuple[Cell, ...], tuple[Cell, ...]]] = []
+    at = puzzle.cage_indices
+    beside = beside_cells(puzzle.size)
+    # The cuts in turn, pair of cages by pair: each pair with its cuts (`_pair_cuts`), and where
+    # its cuts end in the count of them all. A repair tries one or two of some forty, so a
+    # cut's cells are worked out only when it is tried.
+    pairs: list[tuple[Cage, Cage, _Cuts]] = []
+    ends: list[int] = []
+    count = 0
     for cage in cages:
-        mine = at(cage.cells[0])
-        near = {at(nb) for cell in cage.cells for nb in neighbours(puzzle.size, cell)}
-        near.discard(mine)
+        cells = cage.cells
+        room = MAX_CELLS - len(cells)
+        if room < 2:  # no neighbour of two or more cells fits
+            continue
+        near = {at[nb] for cell in cells for nb in beside[cell]}
+        near.discard(at[cells[0]])
         for k in sorted(near):  # the cages are in order of their cells
             neighbour = puzzle.cages[k]
-            if len(neighbour.cells) >= 2 and len(cage.cells) + len(neighbour.cells) <= MAX_CELLS:
-                choices += [(cage, neighbour, part, rest) for part, rest in _pair_cuts(cage.cells, neighbour.cells)]
-    for cage, neighbour, part, rest in in_random_order(choices, rng):
+            if 2 <= len(neighbour.cells) <= room:
+                cuts = _pair_cuts(cells, neighbour.cells)
+                if cuts[0]:
+                    count += len(cuts[0])
+                    pairs.append((cage, neighbour, cuts))
+                    ends.append(count)
+    for pick in in_random_order(list(range(count)), rng):
+        k = bisect_right(ends, pick)
+        cage, neighbour, (shapes, top, left) = pairs[k]
+        part, rest = ([(r + top, c + left) for r, c in shape] for shape in shapes[pick - ends[k] + len(shapes)])
         others = [c for c in puzzle.cages if c is not cage and c is not neighbour]
         if ops == "mul":  # × alone has one clue for any cells: seen without dealing
             if all(_product(other, cells) == _product(solution, cells) for cells in (part, rest)):
                 continue
-            halves = [Cage.trusted(cells, "*", _product(solution, cells)) for cells in (part, rest)]
+            halves = [Cage.trusted(tuple(cells), "*", _product(solution, cells)) for cells in (part, rest)]
             return Puzzle.trusted(puzzle.size, others + halves, solution)
-        halves = make_cages([part, rest], solution, rng, ops, others)
+        halves = make_cages([tuple(part), tuple(rest)], solution, rng, ops, others)
         if not all(half.met_by(other) for half in halves):
             return Puzzle.trusted(puzzle.size, others + halves, solution)
     return None
 
 
-def _product(grid: Grid, cells: tuple[Cell, ...]) -> int:
+def _product(grid: Grid, cells: Iterable[Cell]) -> int:
     """The product of `grid`'s digits in `cells`."""
     return prod(grid[r][c] for r, c in cells)
 
 
+_Cuts = tuple[tuple[tuple[tuple[Cell, ...], tuple[Cell, ...]], ...], int, int]
+"""A pair of cages' cuts (`_pair_cuts`): each as its two parts at the top left corner, and
+the row and column they are moved by on the board."""
+
+
 @lru_cache(maxsize=8192)
-def _pair_cuts(
+def _pair_cuts(first: tuple[Cell, ...], second: tuple[Cell, ...]) -> _Cuts:
+    """The ways (`_shape_cuts`) to cut the region of two neighbouring cages into two
+    other cages, each as its two parts, at the top left corner, and the row and column
+    they are moved by: remembered, as a candidate's repairs meet the same pairs of cages
+    again (and pairs of one form share `_placed_cuts`)."""
+    top = min(first[0][0], second[0][0])  # cells are in reading order
+    left = min(c for _, c in first + second)
+    placed = [tuple([(r - top, c - left) for r, c in cells]) for cells in (first, second)]
+    return _placed_cuts(*placed), top, left
+
+
+@lru_cache(maxsize=4096)
+def _placed_cuts(
     first: tuple[Cell, ...], second: tuple[Cell, ...]
 ) -> tuple[tuple[tuple[Cell, ...], tuple[Cell, ...]], ...]:
-    """The ways (`_shape_cuts`) to cut the region of two neighbouring cages into two
-    other cages, each as its two parts: remembered, as a candidate's repairs meet the
-    same pairs of cages again."""
+    """`_pair_cuts` of two neighbouring cages whose region is at the top left corner."""
     region = tuple(sorted(first + second))
-    top, left = region[0][0], min(c for _, c in region)
-    placed = (tuple((r - top, c - left) for r, c in first), tuple((r - top, c - left) for r, c in second))
-    cuts = []
-    for cut in _shape_cuts(shape_of(region)):
-        if cut not in placed:
-            part = tuple((r + top, c + left) for r, c in cut)
-            cuts.append((part, tuple(c for c in region if c not in part)))
-    return tuple(cuts)
+    return tuple((cut, tuple(c for c in region if c not in cut))
+                 for cut in _shape_cuts(region) if cut != first and cut != second)
 
 
 @lru_cache(maxsize=4096)
@@ -1336,8 +1361,8 @@ def _open_cages(puzzle: Puzzle, open_cells: Iterable[int]) -> list[Cage]:
     """The cages of `puzzle` that hold any of `open_cells` (indices in reading order),
     in the puzzle's order: a human-style solve's cells with no digit placed, or a
     `closure`'s cells with more than one digit left."""
-    n = puzzle.size
-    return [puzzle.cages[k] for k in sorted({puzzle.cage_index(divmod(i, n)) for i in open_cells})]
+    at, cells = puzzle.cage_indices, board_cells(puzzle.size)
+    return [puzzle.cages[k] for k in sorted({at[cells[i]] for i in open_cells})]
 
 
 def _split_one(
@@ -1347,12 +1372,16 @@ def _split_one(
     within the share `singles_allowed` permits, and with halves `rival` does not meet
     when it is given; None when none of them can be."""
     # A split makes two single cells of a domino, at most one of a larger cage.
-    one, two = (singles_allowed(puzzle.size, puzzle.cages, made) for made in (1, 2))
+    one = singles_allowed(puzzle.size, puzzle.cages, 1)
+    two = one and singles_allowed(puzzle.size, puzzle.cages, 2)
 
     def smallest(cage: Cage) -> int:
         return 1 if (two if len(cage.cells) == 2 else one) else 2
 
-    splittable = [cage for cage in cages if len(cage.cells) >= 2 * smallest(cage)]
+    # A domino splits only into single cells; a larger cage into parts of at least two when
+    # no single cell is allowed.
+    large = 2 if one else 4
+    splittable = [cage for cage in cages if (two if len(cage.cells) == 2 else len(cage.cells) >= large)]
     solution = puzzle.solution
     assert solution is not None  # generated puzzles carry their solution
     while splittable:
@@ -1392,10 +1421,8 @@ def _narrowest_clue(
     """The clue of `cage`'s cells, by an allowed operation, that fewest fillings meet, with
     (the fillings of the cage now, how many fewer); None when none is narrower. Remembered:
     a candidate's open cages are looked at again after each new clue."""
-    digits = tuple([solution[r][c] for r, c in cage.cells])
-    allowed = tuple(allowed_ops(cage.cells, solution, ops, easiest))
-    found = _narrowest_of_form(size, shape_of(cage.cells), cage.op, cage.target, digits, allowed,
-                               ops in HIDDEN_OPS and len(digits) > 1)
+    found = _narrowest_of_form(size, shape_of(cage.cells), cage.op, cage.target,
+                               tuple([solution[r][c] for r, c in cage.cells]), ops, easiest)
     if found is None:
         return None
     counts, shown, target = found
@@ -1404,16 +1431,15 @@ def _narrowest_clue(
 
 @lru_cache(maxsize=4096)
 def _narrowest_of_form(
-    size: int, shape: tuple[Cell, ...], op: str, target: int, digits: tuple[int, ...], allowed: tuple[str, ...],
-    hidden: bool,
+    size: int, shape: tuple[Cell, ...], op: str, target: int, digits: tuple[int, ...], ops: str, easiest: bool,
 ) -> tuple[tuple[int, int], str, int] | None:
     """`_narrowest_clue` of a cage of this form (`shape` at the top left corner) holding `digits`,
-    which may take the operations `allowed` (shown, unless `hidden`), its clue as (operation
-    shown, target): every candidate's cages are new, their forms seldom."""
+    its clue as (operation shown, target): every candidate's cages are new, their forms seldom."""
     now = len(fillings(size, Cage.trusted(shape, op, target)))
+    # A hidden set keeps its operations hidden: the new clue is the target alone.
+    hidden = ops in HIDDEN_OPS and len(digits) > 1
     best = None
-    for real in allowed:
-        # A hidden set keeps its operations hidden: the new clue is the target alone.
+    for real in digits_ops(size, digits, ops, easiest):
         shown = HIDDEN if hidden else real
         made = combine(real, digits)
         assert made is not None  # allowed_ops offers only operations the digits make
