@@ -271,7 +271,7 @@ def _split_cells(cells: Block, rng: random.Random, smallest: int = 1) -> list[Bl
     From each cell a part is grown, a neighbour at a time at random; of the parts found
     whose rest is connected, one is chosen. Cells are by their place in `cells` (reading
     order), a part a bit mask of them."""
-    links = _links(shape_of(cells))
+    links = shape_links(shape_of(cells))
     count = len(cells)
     every = (1 << count) - 1
     radix = one_of_up_to(count)  # of every choice below: fewer than `count` cells or parts
@@ -290,7 +290,7 @@ def _split_cells(cells: Block, rng: random.Random, smallest: int = 1) -> list[Bl
                 part |= 1 << cell
                 near |= links[cell]
             else:
-                if _linked(every & ~part, links):
+                if linked(every & ~part, links):
                     found.add(part)
         if found:
             parts = sorted(found)
@@ -302,7 +302,7 @@ def _split_cells(cells: Block, rng: random.Random, smallest: int = 1) -> list[Bl
 
 
 @lru_cache(maxsize=4096)
-def _links(shape: tuple[Cell, ...]) -> tuple[int, ...]:
+def shape_links(shape: tuple[Cell, ...]) -> tuple[int, ...]:
     """By its place in `shape`, each cell's neighbours in it as a bit mask of their places."""
     place = {cell: i for i, cell in enumerate(shape)}
     return tuple(sum(1 << place[nb] for nb in _adjacent(cell) if nb in place) for cell in shape)
@@ -314,7 +314,7 @@ def _places(mask: int) -> tuple[int, ...]:
     return tuple(i for i in range(mask.bit_length()) if mask >> i & 1)
 
 
-def _linked(mask: int, links: tuple[int, ...]) -> bool:
+def linked(mask: int, links: tuple[int, ...]) -> bool:
     """Whether the cells of `mask` (places in a shape whose `links` are given) are connected."""
     reached = mask & -mask
     while True:

@@ -19,15 +19,15 @@ from math import prod
 from typing import Callable, Iterable, Iterator
 
 from kaldoku_tui.engine.arithmetic import shape_of
-from kaldoku_tui.engine.cages import (DOMINOES_IN_FOUR, MAX_CELLS, beside_cells, board_cells, digits_ops, make_cages,
-                                      random_blocks, singles_allowed, split_cage)
+from kaldoku_tui.engine.cages import (DOMINOES_IN_FOUR, MAX_CELLS, beside_cells, board_cells, digits_ops, linked,
+                                      make_cages, random_blocks, shape_links, singles_allowed, split_cage)
 from kaldoku_tui.engine.draws import in_random_order
 from kaldoku_tui.engine.errors import Stopped as Stopped  # where callers catch it
 from kaldoku_tui.engine.fillings import CageTooLarge, fillings, fillings_bound
 from kaldoku_tui.engine.kinds import (HIDDEN_OPS, LEVELS, MAX_SIZE, MIN_SIZE, OP_SETS, levels_for, offered_levels,
                                       why_impossible)
 from kaldoku_tui.engine.latin import random_isotope, random_latin_square
-from kaldoku_tui.engine.puzzle import HIDDEN, Cage, Cell, Grid, Puzzle, PuzzleError, _connected, combine
+from kaldoku_tui.engine.puzzle import HIDDEN, Cage, Cell, Grid, Puzzle, PuzzleError, combine
 from kaldoku_tui.engine.solver import (Closed, Proof, Undecided, cage_propagation, closure, closure_since, rival,
                                       rival_since)
 from kaldoku_tui.engine.squares import (COUNTED_UP_TO, other_solution, rival_of_any_clues, square_index,
@@ -526,23 +526,26 @@ def _placed_cuts(
     first: tuple[Cell, ...], second: tuple[Cell, ...]
 ) -> tuple[tuple[tuple[Cell, ...], tuple[Cell, ...]], ...]:
     """`_pair_cuts` of two neighbouring cages whose region is at the top left corner."""
-    region = tuple(sorted(first + second))
-    return tuple((cut, tuple(c for c in region if c not in cut))
-                 for cut in _shape_cuts(region) if cut != first and cut != second)
+    return tuple(cut for cut in _shape_cuts(tuple(sorted(first + second))) if cut[0] != first and cut[0] != second)
 
 
 @lru_cache(maxsize=4096)
-def _shape_cuts(shape: tuple[Cell, ...]) -> tuple[tuple[Cell, ...], ...]:
+def _shape_cuts(shape: tuple[Cell, ...]) -> tuple[tuple[tuple[Cell, ...], tuple[Cell, ...]], ...]:
     """The connected parts of a region at the top left corner (in reading order) that hold
-    its first cell and leave a connected rest, each of two or more cells: regions of one
-    shape share them."""
-    first, *others = shape
+    its first cell and leave a connected rest, each of two or more cells, with that rest:
+    regions of one shape share them. Parts are bit masks of the cells' places until kept."""
+    links = shape_links(shape)
+    every = (1 << len(shape)) - 1
+
+    def cells(mask: int) -> tuple[Cell, ...]:
+        return tuple([cell for k, cell in enumerate(shape) if mask >> k & 1])
+
     cuts = []
-    for mask in range(1 << len(others)):
-        part = (first, *(cell for k, cell in enumerate(others) if mask >> k & 1))
-        rest = tuple(cell for cell in shape if cell not in part)
-        if len(part) >= 2 and len(rest) >= 2 and _connected(part) and _connected(rest):
-            cuts.append(part)
+    for mask in range(1 << len(shape) - 1):
+        part = 1 | mask << 1
+        rest = every & ~part
+        if part & (part - 1) and rest & (rest - 1) and linked(part, links) and linked(rest, links):
+            cuts.append((cells(part), cells(rest)))
     return tuple(cuts)
 
 
