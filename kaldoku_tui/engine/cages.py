@@ -180,6 +180,7 @@ def make_cages(
         used[cage.op] = used.get(cage.op, 0) + 1
     dominoes = _domino_clues(n, ops, easiest)
     large = _large_ops(ops)
+    domino_widths = _domino_widths(n) if widest else ()
     # Ties between operations used least are broken by the digits of one draw (draws.py).
     draw = rng.randrange(DIGITS_OF_FOUR ** len(blocks))
     cages = []
@@ -199,8 +200,13 @@ def make_cages(
             fewest = min(map(used.__getitem__, choices))
             choices = [op for op in choices if used[op] == fewest]
             if widest and len(choices) > 1:
-                digits = tuple([solution[r][c] for r, c in block])
-                choices = _widest(n, shape_of(block), digits, tuple(choices))
+                if len(block) == 2:
+                    widths = domino_widths[solution[r1][c1]][solution[r2][c2]]
+                    most = max(map(widths.__getitem__, choices))
+                    choices = [op for op in choices if widths[op] == most]
+                else:
+                    digits = tuple([solution[r][c] for r, c in block])
+                    choices = _widest(n, shape_of(block), digits, tuple(choices))
         if len(choices) == 1:
             op = choices[0]
         else:
@@ -228,6 +234,22 @@ def _domino_clues(n: int, ops: str, easiest: bool) -> tuple[tuple[tuple[tuple[st
         return allowed, {op: target for op, target in targets.items() if target is not None}
 
     return tuple(tuple(clues(one, two) if one and two and one != two else ((), {}) for two in range(n + 1))
+                 for one in range(n + 1))
+
+
+@lru_cache(maxsize=None)
+def _domino_widths(n: int) -> tuple[tuple[dict[str, int], ...], ...]:
+    """By a domino's two digits (first, second), how many fillings each clue they make has
+    on the n×n board (`_widest` of a domino, looked up): ordered pairs of different digits,
+    in a row or a column alike."""
+    pairs = [(a, b) for a in range(1, n + 1) for b in range(1, n + 1) if a != b]
+
+    def widths(one: int, two: int) -> dict[str, int]:
+        made = {op: combine(op, (one, two)) for op in "+-*/"}
+        return {op: sum(combine(op, pair) == target for pair in pairs)
+                for op, target in made.items() if target is not None}
+
+    return tuple(tuple(widths(one, two) if one and two and one != two else {} for two in range(n + 1))
                  for one in range(n + 1))
 
 
