@@ -1404,40 +1404,42 @@ def _split_one(
 def _reclue_open_cage(puzzle: Puzzle, open_cages: list[Cage], ops: str, easiest: bool) -> Puzzle | None:
     """`puzzle` with the one of `open_cages` of most fillings given the allowed operation
     that fewest fillings meet; None when none has a narrower clue."""
-    solution = puzzle.solution
+    n, solution = puzzle.size, puzzle.solution
     assert solution is not None  # generated puzzles carry their solution
+    known = _narrowest_clues(solution, ops, easiest)
     best = None
     for cage in open_cages:
-        narrower = _narrowest_clue(puzzle.size, cage, solution, ops, easiest)
-        if narrower is not None and (best is None or narrower[0] > best[0]):
-            best = (narrower[0], cage, narrower[1])
+        try:
+            narrower = known[cage]
+        except KeyError:
+            narrower = known[cage] = _narrowest_of_form(n, shape_of(cage.cells), cage.op, cage.target,
+                                                        tuple([solution[r][c] for r, c in cage.cells]), ops, easiest)
+        if narrower is not None and (best is None or narrower[0] > best[0][0]):
+            best = (narrower, cage)
     if best is None:
         return None
-    _, cage, other = best
-    return Puzzle.trusted(puzzle.size, (other if c is cage else c for c in puzzle.cages), solution)
+    (_, shown, target), cage = best
+    other = Cage.trusted(cage.cells, shown, target)  # the cage's own cells, a clue its digits make
+    return Puzzle.trusted(n, (other if c is cage else c for c in puzzle.cages), solution)
 
 
-@lru_cache(maxsize=1024)
-def _narrowest_clue(
-    size: int, cage: Cage, solution: Grid, ops: str, easiest: bool
-) -> tuple[tuple[int, int], Cage] | None:
-    """The clue of `cage`'s cells, by an allowed operation, that fewest fillings meet, with
-    (the fillings of the cage now, how many fewer); None when none is narrower. Remembered:
-    a candidate's open cages are looked at again after each new clue."""
-    found = _narrowest_of_form(size, shape_of(cage.cells), cage.op, cage.target,
-                               tuple([solution[r][c] for r, c in cage.cells]), ops, easiest)
-    if found is None:
-        return None
-    counts, shown, target = found
-    return counts, Cage.trusted(cage.cells, shown, target)  # the cage's own cells, a clue its digits make
+@lru_cache(maxsize=16)
+def _narrowest_clues(
+    solution: Grid, ops: str, easiest: bool
+) -> dict[Cage, tuple[tuple[int, int], str, int] | None]:
+    """By cage of a candidate with this `solution`, its `_narrowest_of_form`, filled in as
+    asked: a candidate's open cages are looked at again after each new clue."""
+    return {}
 
 
 @lru_cache(maxsize=4096)
 def _narrowest_of_form(
     size: int, shape: tuple[Cell, ...], op: str, target: int, digits: tuple[int, ...], ops: str, easiest: bool,
 ) -> tuple[tuple[int, int], str, int] | None:
-    """`_narrowest_clue` of a cage of this form (`shape` at the top left corner) holding `digits`,
-    its clue as (operation shown, target): every candidate's cages are new, their forms seldom."""
+    """The clue of a cage of this form (`shape` at the top left corner) holding `digits`, by an
+    operation allowed, that fewest fillings meet, as ((the fillings of the cage now, how many
+    fewer), operation shown, target); None when none is narrower. Remembered: every
+    candidate's cages are new, their forms seldom."""
     now = len(fillings(size, Cage.trusted(shape, op, target)))
     # A hidden set keeps its operations hidden: the new clue is the target alone.
     hidden = ops in HIDDEN_OPS and len(digits) > 1
