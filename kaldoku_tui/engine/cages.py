@@ -32,7 +32,7 @@ given cell is a sixteenth of a 4×4); 3×3 has no limit, being too small to need
 def singles_allowed(size: int, cages: Sequence[Cage], more: int) -> bool:
     """Whether `more` single-cell cages, made by splitting one of `cages`, keep a board
     within MAX_SINGLE_SHARE (MAX_SMALL_SINGLES on a small board)."""
-    singles = sum(len(cage.cells) == 1 for cage in cages)
+    singles = [len(cage.cells) for cage in cages].count(1)
     if size < SINGLES_FROM:
         return size <= 3 or singles + more <= MAX_SMALL_SINGLES
     return singles + more <= MAX_SINGLE_SHARE * (len(cages) + 1)
@@ -58,17 +58,20 @@ def random_blocks(n: int, rng: random.Random, max_cells: int = MAX_CELLS,
     order = list(range(cells))
     draw = shuffle(order, draw)
     block_of = [[i] for i in range(cells)]  # by cell, its block, in order
+    alone = [True] * cells  # by cell, whether its block is itself alone
     beside = _beside(n)
     picks = [0] * cells
     lone = []  # the cells alone after their turn, and by cell its pick
+    coin = 4 - dominoes_in_four
     for cell in order:
-        if len(block_of[cell]) == 1:
+        if alone[cell]:
             draw, pick = divmod(draw, 4 * DIGITS_OF_FOUR)
-            if pick & 3 >= 4 - dominoes_in_four:
-                singles = [nb for nb in beside[cell] if len(block_of[nb]) == 1]
+            if pick & 3 >= coin:
+                singles = [nb for nb in beside[cell] if alone[nb]]
                 if singles:
                     other = singles[(pick >> 2) % len(singles)]
                     block_of[cell] = block_of[other] = [cell, other] if cell < other else [other, cell]
+                    alone[cell] = alone[other] = False
                     continue
             picks[cell] = pick >> 2
             lone.append(cell)
