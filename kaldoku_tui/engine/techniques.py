@@ -980,7 +980,7 @@ def _runs_holding(n: int, cells: tuple[int, ...]) -> tuple[list[int], int]:
     """The places in `_runs(n)` of the runs that hold a cage of these cells wholly, and
     the cells as a bitmask: a generator's puzzles, split after split, share most cages."""
     rows, cols = [i // n for i in cells], [i % n for i in cells]
-    at = {(base, first, end): place for place, (_, _, first, end, base, _, _) in enumerate(_runs(n))}
+    at = _run_places(n)
     places = []
     # Runs of rows, then of columns: first <= the cage's first line, its last < end.
     for base, low, high in ((0, min(rows), max(rows)), (n, min(cols), max(cols))):
@@ -988,6 +988,13 @@ def _runs_holding(n: int, cells: tuple[int, ...]) -> tuple[list[int], int]:
             for first in range(max(0, high - width + 1), min(low, n - width) + 1):
                 places.append(at[(base, first, first + width)])
     return sorted(places), sum(1 << i for i in cells)
+
+
+@lru_cache(maxsize=None)
+def _run_places(n: int) -> dict[tuple[int, int, int], int]:
+    """The place in `_runs(n)` of each run by 0 for rows or n for columns, its first line
+    and the one past its last."""
+    return {(base, first, end): place for place, (_, _, first, end, base, _, _) in enumerate(_runs(n))}
 
 
 @lru_cache(maxsize=None)
