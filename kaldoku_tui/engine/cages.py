@@ -32,7 +32,7 @@ given cell is a sixteenth of a 4×4); 3×3 has no limit, being too small to need
 def singles_allowed(size: int, cages: Sequence[Cage], more: int) -> bool:
     """Whether `more` single-cell cages, made by splitting one of `cages`, keep a board
     within MAX_SINGLE_SHARE (MAX_SMALL_SINGLES on a small board)."""
-    singles = sum(len(cage.cells) == 1 for cage in cages)
+    singles = [len(cage.cells) for cage in cages].count(1)
     if size < SINGLES_FROM:
         return size <= 3 or singles + more <= MAX_SMALL_SINGLES
     return singles + more <= MAX_SINGLE_SHARE * (len(cages) + 1)
@@ -58,17 +58,20 @@ def random_blocks(n: int, rng: random.Random, max_cells: int = MAX_CELLS,
     order = list(range(cells))
     draw = shuffle(order, draw)
     block_of = [[i] for i in range(cells)]  # by cell, its block, in order
+    alone = [True] * cells  # by cell, whether its block is itself alone
     beside = _beside(n)
     picks = [0] * cells
     lone = []  # the cells alone after their turn, and by cell its pick
+    coin = 4 - dominoes_in_four
     for cell in order:
-        if len(block_of[cell]) == 1:
+        if alone[cell]:
             draw, pick = divmod(draw, 4 * DIGITS_OF_FOUR)
-            if pick & 3 >= 4 - dominoes_in_four:
-                singles = [nb for nb in beside[cell] if len(block_of[nb]) == 1]
+            if pick & 3 >= coin:
+                singles = [nb for nb in beside[cell] if alone[nb]]
                 if singles:
                     other = singles[(pick >> 2) % len(singles)]
                     block_of[cell] = block_of[other] = [cell, other] if cell < other else [other, cell]
+                    alone[cell] = alone[other] = False
                     continue
             picks[cell] = pick >> 2
             lone.append(cell)
@@ -79,7 +82,7 @@ def random_blocks(n: int, rng: random.Random, max_cells: int = MAX_CELLS,
                 joined = sorted([cell, *block_of[roomy[picks[cell] % len(roomy)]]])
                 for member in joined:
                     block_of[member] = joined
-    at = _cells(n).__getitem__
+    at = board_cells(n).__getitem__
     return [tuple(map(at, block)) for i, block in enumerate(block_of) if block[0] == i]
 
 
@@ -96,8 +99,8 @@ def _beside(n: int) -> list[list[int]]:
 
 
 @lru_cache(maxsize=None)
-def _cells(n: int) -> list[Cell]:
-    """The cells of the n×n board in reading order."""
+def board_cells(n: int) -> list[Cell]:
+    """The cells of the n×n board in reading order (by index)."""
     return [(r, c) for r in range(n) for c in range(n)]
 
 
@@ -111,10 +114,10 @@ def allowed_ops(block: Block, solution: Grid, ops: str = "all", easiest: bool = 
     """
     if ops not in OP_SETS:
         raise PuzzleError(f"operator set must be one of {', '.join(OP_SETS)}, not {ops!r}")
-    return list(_ops_for(len(solution), [solution[r][c] for r, c in block], ops, easiest))
+    return list(digits_ops(len(solution), [solution[r][c] for r, c in block], ops, easiest))
 
 
-def _ops_for(n: int, digits: Sequence[int], ops: str, easiest: bool) -> tuple[str, ...]:
+def digits_ops(n: int, digits: Sequence[int], ops: str, easiest: bool) -> tuple[str, ...]:
     """`allowed_ops` of a block holding `digits` on the n×n board, `ops` a known operator set."""
     if len(digits) == 1:
         return ("=",)
@@ -180,6 +183,7 @@ def make_cages(
         used[cage.op] = used.get(cage.op, 0) + 1
     dominoes = _domino_clues(n, ops, easiest)
     large = _large_ops(ops)
+    domino_widths = _domino_widths(n) if widest else ()
     # Ties between operations used least are broken by the digits of one draw (draws.py).
     draw = rng.randrange(DIGITS_OF_FOUR ** len(blocks))
     cages = []
@@ -199,8 +203,13 @@ def make_cages(
             fewest = min(map(used.__getitem__, choices))
             choices = [op for op in choices if used[op] == fewest]
             if widest and len(choices) > 1:
-                digits = tuple([solution[r][c] for r, c in block])
-                choices = _widest(n, shape_of(block), digits, tuple(choices))
+                if len(block) == 2:
+                    widths = domino_widths[solution[r1][c1]][solution[r2][c2]]
+                    most = max(map(widths.__getitem__, choices))
+                    choices = [op for op in choices if widths[op] == most]
+                else:
+                    digits = tuple([solution[r][c] for r, c in block])
+                    choices = _widest(n, shape_of(block), digits, tuple(choices))
         if len(choices) == 1:
             op = choices[0]
         else:
@@ -228,6 +237,22 @@ def _domino_clues(n: int, ops: str, easiest: bool) -> tuple[tuple[tuple[tuple[st
         return allowed, {op: target for op, target in targets.items() if target is not None}
 
     return tuple(tuple(clues(one, two) if one and two and one != two else ((), {}) for two in range(n + 1))
+                 for one in range(n + 1))
+
+
+@lru_cache(maxsize=None)
+def _domino_widths(n: int) -> tuple[tuple[dict[str, int], ...], ...]:
+    """By a domino's two digits (first, second), how many fillings each clue they make has
+    on the n×n board (`_widest` of a domino, looked up): ordered pairs of different digits,
+    in a row or a column alike."""
+    pairs = [(a, b) for a in range(1, n + 1) for b in range(1, n + 1) if a != b]
+
+    def widths(one: int, two: int) -> dict[str, int]:
+        made = {op: combine(op, (one, two)) for op in "+-*/"}
+        return {op: sum(combine(op, pair) == target for pair in pairs)
+                for op, target in made.items() if target is not None}
+
+    return tuple(tuple(widths(one, two) if one and two and one != two else {} for two in range(n + 1))
                  for one in range(n + 1))
 
 
@@ -271,7 +296,7 @@ def _split_cells(cells: Block, rng: random.Random, smallest: int = 1) -> list[Bl
     From each cell a part is grown, a neighbour at a time at random; of the parts found
     whose rest is connected, one is chosen. Cells are by their place in `cells` (reading
     order), a part a bit mask of them."""
-    links = _links(shape_of(cells))
+    links = shape_links(shape_of(cells))
     count = len(cells)
     every = (1 << count) - 1
     radix = one_of_up_to(count)  # of every choice below: fewer than `count` cells or parts
@@ -290,7 +315,7 @@ def _split_cells(cells: Block, rng: random.Random, smallest: int = 1) -> list[Bl
                 part |= 1 << cell
                 near |= links[cell]
             else:
-                if _linked(every & ~part, links):
+                if linked(every & ~part, links):
                     found.add(part)
         if found:
             parts = sorted(found)
@@ -302,7 +327,7 @@ def _split_cells(cells: Block, rng: random.Random, smallest: int = 1) -> list[Bl
 
 
 @lru_cache(maxsize=4096)
-def _links(shape: tuple[Cell, ...]) -> tuple[int, ...]:
+def shape_links(shape: tuple[Cell, ...]) -> tuple[int, ...]:
     """By its place in `shape`, each cell's neighbours in it as a bit mask of their places."""
     place = {cell: i for i, cell in enumerate(shape)}
     return tuple(sum(1 << place[nb] for nb in _adjacent(cell) if nb in place) for cell in shape)
@@ -314,7 +339,7 @@ def _places(mask: int) -> tuple[int, ...]:
     return tuple(i for i in range(mask.bit_length()) if mask >> i & 1)
 
 
-def _linked(mask: int, links: tuple[int, ...]) -> bool:
+def linked(mask: int, links: tuple[int, ...]) -> bool:
     """Whether the cells of `mask` (places in a shape whose `links` are given) are connected."""
     reached = mask & -mask
     while True:
@@ -335,6 +360,12 @@ def _adjacent(cell: Cell) -> list[Cell]:
 def neighbours(n: int, cell: Cell) -> list[Cell]:
     """The cells of the n×n board beside `cell`."""
     return [(r, c) for r, c in _adjacent(cell) if 0 <= r < n and 0 <= c < n]
+
+
+@lru_cache(maxsize=None)
+def beside_cells(n: int) -> dict[Cell, tuple[Cell, ...]]:
+    """`neighbours` of every cell of the n×n board, by cell: looked up, as repairs ask again and again."""
+    return {cell: tuple(neighbours(n, cell)) for cell in board_cells(n)}
 
 
 def _factor_pairs(product: int, n: int) -> int:

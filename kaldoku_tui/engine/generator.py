@@ -13,20 +13,21 @@ from __future__ import annotations
 
 import random
 import secrets
+from bisect import bisect_right
 from functools import lru_cache
 from math import prod
 from typing import Callable, Iterable, Iterator
 
 from kaldoku_tui.engine.arithmetic import shape_of
-from kaldoku_tui.engine.cages import (DOMINOES_IN_FOUR, MAX_CELLS, allowed_ops, make_cages, neighbours, random_blocks,
-                                      singles_allowed, split_cage)
+from kaldoku_tui.engine.cages import (DOMINOES_IN_FOUR, MAX_CELLS, beside_cells, board_cells, digits_ops, linked,
+                                      make_cages, random_blocks, shape_links, singles_allowed, split_cage)
 from kaldoku_tui.engine.draws import in_random_order
 from kaldoku_tui.engine.errors import Stopped as Stopped  # where callers catch it
 from kaldoku_tui.engine.fillings import CageTooLarge, fillings, fillings_bound
 from kaldoku_tui.engine.kinds import (HIDDEN_OPS, LEVELS, MAX_SIZE, MIN_SIZE, OP_SETS, levels_for, offered_levels,
                                       why_impossible)
 from kaldoku_tui.engine.latin import random_isotope, random_latin_square
-from kaldoku_tui.engine.puzzle import HIDDEN, Cage, Cell, Grid, Puzzle, PuzzleError, _connected, combine
+from kaldoku_tui.engine.puzzle import HIDDEN, Cage, Cell, Grid, Puzzle, PuzzleError, combine
 from kaldoku_tui.engine.solver import (Closed, Proof, Undecided, cage_propagation, closure, closure_since, rival,
                                       rival_since)
 from kaldoku_tui.engine.squares import (COUNTED_UP_TO, other_solution, rival_of_any_clues, square_index,
@@ -459,65 +460,92 @@ def _recut_pair(puzzle: Puzzle, cages: list[Cage], other: Grid, rng: random.Rand
     take: only moving its wall removes it.)"""
     solution = puzzle.solution
     assert solution is not None  # generated puzzles carry their solution
-    at = puzzle.cage_index
-    # Each cut as its cages and its two parts (a repair tries one or two of some forty).
-    choices: list[tuple[Cage, Cage, tuple[Cell, ...], tuple[Cell, ...]]] = []
+    at = puzzle.cage_indices
+    beside = beside_cells(puzzle.size)
+    # The cuts in turn, pair of cages by pair: each pair with its cuts (`_pair_cuts`), and where
+    # its cuts end in the count of them all. A repair tries one or two of some forty, so a
+    # cut's cells are worked out only when it is tried.
+    pairs: list[tuple[Cage, Cage, _Cuts]] = []
+    ends: list[int] = []
+    count = 0
     for cage in cages:
-        mine = at(cage.cells[0])
-        near = {at(nb) for cell in cage.cells for nb in neighbours(puzzle.size, cell)}
-        near.discard(mine)
+        cells = cage.cells
+        room = MAX_CELLS - len(cells)
+        if room < 2:  # no neighbour of two or more cells fits
+            continue
+        near = {at[nb] for cell in cells for nb in beside[cell]}
+        near.discard(at[cells[0]])
         for k in sorted(near):  # the cages are in order of their cells
             neighbour = puzzle.cages[k]
-            if len(neighbour.cells) >= 2 and len(cage.cells) + len(neighbour.cells) <= MAX_CELLS:
-                choices += [(cage, neighbour, part, rest) for part, rest in _pair_cuts(cage.cells, neighbour.cells)]
-    for cage, neighbour, part, rest in in_random_order(choices, rng):
+            if 2 <= len(neighbour.cells) <= room:
+                cuts = _pair_cuts(cells, neighbour.cells)
+                if cuts[0]:
+                    count += len(cuts[0])
+                    pairs.append((cage, neighbour, cuts))
+                    ends.append(count)
+    for pick in in_random_order(list(range(count)), rng):
+        k = bisect_right(ends, pick)
+        cage, neighbour, (shapes, top, left) = pairs[k]
+        part, rest = ([(r + top, c + left) for r, c in shape] for shape in shapes[pick - ends[k] + len(shapes)])
         others = [c for c in puzzle.cages if c is not cage and c is not neighbour]
         if ops == "mul":  # × alone has one clue for any cells: seen without dealing
             if all(_product(other, cells) == _product(solution, cells) for cells in (part, rest)):
                 continue
-            halves = [Cage.trusted(cells, "*", _product(solution, cells)) for cells in (part, rest)]
+            halves = [Cage.trusted(tuple(cells), "*", _product(solution, cells)) for cells in (part, rest)]
             return Puzzle.trusted(puzzle.size, others + halves, solution)
-        halves = make_cages([part, rest], solution, rng, ops, others)
+        halves = make_cages([tuple(part), tuple(rest)], solution, rng, ops, others)
         if not all(half.met_by(other) for half in halves):
             return Puzzle.trusted(puzzle.size, others + halves, solution)
     return None
 
 
-def _product(grid: Grid, cells: tuple[Cell, ...]) -> int:
+def _product(grid: Grid, cells: Iterable[Cell]) -> int:
     """The product of `grid`'s digits in `cells`."""
     return prod(grid[r][c] for r, c in cells)
 
 
+_Cuts = tuple[tuple[tuple[tuple[Cell, ...], tuple[Cell, ...]], ...], int, int]
+"""A pair of cages' cuts (`_pair_cuts`): each as its two parts at the top left corner, and
+the row and column they are moved by on the board."""
+
+
 @lru_cache(maxsize=8192)
-def _pair_cuts(
-    first: tuple[Cell, ...], second: tuple[Cell, ...]
-) -> tuple[tuple[tuple[Cell, ...], tuple[Cell, ...]], ...]:
+def _pair_cuts(first: tuple[Cell, ...], second: tuple[Cell, ...]) -> _Cuts:
     """The ways (`_shape_cuts`) to cut the region of two neighbouring cages into two
-    other cages, each as its two parts: remembered, as a candidate's repairs meet the
-    same pairs of cages again."""
-    region = tuple(sorted(first + second))
-    top, left = region[0][0], min(c for _, c in region)
-    placed = (tuple((r - top, c - left) for r, c in first), tuple((r - top, c - left) for r, c in second))
-    cuts = []
-    for cut in _shape_cuts(shape_of(region)):
-        if cut not in placed:
-            part = tuple((r + top, c + left) for r, c in cut)
-            cuts.append((part, tuple(c for c in region if c not in part)))
-    return tuple(cuts)
+    other cages, each as its two parts, at the top left corner, and the row and column
+    they are moved by: remembered, as a candidate's repairs meet the same pairs of cages
+    again (and pairs of one form share `_placed_cuts`)."""
+    top = min(first[0][0], second[0][0])  # cells are in reading order
+    left = min(c for _, c in first + second)
+    placed = [tuple([(r - top, c - left) for r, c in cells]) for cells in (first, second)]
+    return _placed_cuts(*placed), top, left
 
 
 @lru_cache(maxsize=4096)
-def _shape_cuts(shape: tuple[Cell, ...]) -> tuple[tuple[Cell, ...], ...]:
+def _placed_cuts(
+    first: tuple[Cell, ...], second: tuple[Cell, ...]
+) -> tuple[tuple[tuple[Cell, ...], tuple[Cell, ...]], ...]:
+    """`_pair_cuts` of two neighbouring cages whose region is at the top left corner."""
+    return tuple(cut for cut in _shape_cuts(tuple(sorted(first + second))) if cut[0] != first and cut[0] != second)
+
+
+@lru_cache(maxsize=4096)
+def _shape_cuts(shape: tuple[Cell, ...]) -> tuple[tuple[tuple[Cell, ...], tuple[Cell, ...]], ...]:
     """The connected parts of a region at the top left corner (in reading order) that hold
-    its first cell and leave a connected rest, each of two or more cells: regions of one
-    shape share them."""
-    first, *others = shape
+    its first cell and leave a connected rest, each of two or more cells, with that rest:
+    regions of one shape share them. Parts are bit masks of the cells' places until kept."""
+    links = shape_links(shape)
+    every = (1 << len(shape)) - 1
+
+    def cells(mask: int) -> tuple[Cell, ...]:
+        return tuple([cell for k, cell in enumerate(shape) if mask >> k & 1])
+
     cuts = []
-    for mask in range(1 << len(others)):
-        part = (first, *(cell for k, cell in enumerate(others) if mask >> k & 1))
-        rest = tuple(cell for cell in shape if cell not in part)
-        if len(part) >= 2 and len(rest) >= 2 and _connected(part) and _connected(rest):
-            cuts.append(part)
+    for mask in range(1 << len(shape) - 1):
+        part = 1 | mask << 1
+        rest = every & ~part
+        if part & (part - 1) and rest & (rest - 1) and linked(part, links) and linked(rest, links):
+            cuts.append((cells(part), cells(rest)))
     return tuple(cuts)
 
 
@@ -1336,8 +1364,8 @@ def _open_cages(puzzle: Puzzle, open_cells: Iterable[int]) -> list[Cage]:
     """The cages of `puzzle` that hold any of `open_cells` (indices in reading order),
     in the puzzle's order: a human-style solve's cells with no digit placed, or a
     `closure`'s cells with more than one digit left."""
-    n = puzzle.size
-    return [puzzle.cages[k] for k in sorted({puzzle.cage_index(divmod(i, n)) for i in open_cells})]
+    at, cells = puzzle.cage_indices, board_cells(puzzle.size)
+    return [puzzle.cages[k] for k in sorted({at[cells[i]] for i in open_cells})]
 
 
 def _split_one(
@@ -1347,12 +1375,16 @@ def _split_one(
     within the share `singles_allowed` permits, and with halves `rival` does not meet
     when it is given; None when none of them can be."""
     # A split makes two single cells of a domino, at most one of a larger cage.
-    one, two = (singles_allowed(puzzle.size, puzzle.cages, made) for made in (1, 2))
+    one = singles_allowed(puzzle.size, puzzle.cages, 1)
+    two = one and singles_allowed(puzzle.size, puzzle.cages, 2)
 
     def smallest(cage: Cage) -> int:
         return 1 if (two if len(cage.cells) == 2 else one) else 2
 
-    splittable = [cage for cage in cages if len(cage.cells) >= 2 * smallest(cage)]
+    # A domino splits only into single cells; a larger cage into parts of at least two when
+    # no single cell is allowed.
+    large = 2 if one else 4
+    splittable = [cage for cage in cages if (two if len(cage.cells) == 2 else len(cage.cells) >= large)]
     solution = puzzle.solution
     assert solution is not None  # generated puzzles carry their solution
     while splittable:
@@ -1372,48 +1404,47 @@ def _split_one(
 def _reclue_open_cage(puzzle: Puzzle, open_cages: list[Cage], ops: str, easiest: bool) -> Puzzle | None:
     """`puzzle` with the one of `open_cages` of most fillings given the allowed operation
     that fewest fillings meet; None when none has a narrower clue."""
-    solution = puzzle.solution
+    n, solution = puzzle.size, puzzle.solution
     assert solution is not None  # generated puzzles carry their solution
+    known = _narrowest_clues(solution, ops, easiest)
     best = None
     for cage in open_cages:
-        narrower = _narrowest_clue(puzzle.size, cage, solution, ops, easiest)
-        if narrower is not None and (best is None or narrower[0] > best[0]):
-            best = (narrower[0], cage, narrower[1])
+        try:
+            narrower = known[cage]
+        except KeyError:
+            narrower = known[cage] = _narrowest_of_form(n, shape_of(cage.cells), cage.op, cage.target,
+                                                        tuple([solution[r][c] for r, c in cage.cells]), ops, easiest)
+        if narrower is not None and (best is None or narrower[0] > best[0][0]):
+            best = (narrower, cage)
     if best is None:
         return None
-    _, cage, other = best
-    return Puzzle.trusted(puzzle.size, (other if c is cage else c for c in puzzle.cages), solution)
+    (_, shown, target), cage = best
+    other = Cage.trusted(cage.cells, shown, target)  # the cage's own cells, a clue its digits make
+    return Puzzle.trusted(n, (other if c is cage else c for c in puzzle.cages), solution)
 
 
-@lru_cache(maxsize=1024)
-def _narrowest_clue(
-    size: int, cage: Cage, solution: Grid, ops: str, easiest: bool
-) -> tuple[tuple[int, int], Cage] | None:
-    """The clue of `cage`'s cells, by an allowed operation, that fewest fillings meet, with
-    (the fillings of the cage now, how many fewer); None when none is narrower. Remembered:
-    a candidate's open cages are looked at again after each new clue."""
-    digits = tuple([solution[r][c] for r, c in cage.cells])
-    allowed = tuple(allowed_ops(cage.cells, solution, ops, easiest))
-    found = _narrowest_of_form(size, shape_of(cage.cells), cage.op, cage.target, digits, allowed,
-                               ops in HIDDEN_OPS and len(digits) > 1)
-    if found is None:
-        return None
-    counts, shown, target = found
-    return counts, Cage.trusted(cage.cells, shown, target)  # the cage's own cells, a clue its digits make
+@lru_cache(maxsize=16)
+def _narrowest_clues(
+    solution: Grid, ops: str, easiest: bool
+) -> dict[Cage, tuple[tuple[int, int], str, int] | None]:
+    """By cage of a candidate with this `solution`, its `_narrowest_of_form`, filled in as
+    asked: a candidate's open cages are looked at again after each new clue."""
+    return {}
 
 
 @lru_cache(maxsize=4096)
 def _narrowest_of_form(
-    size: int, shape: tuple[Cell, ...], op: str, target: int, digits: tuple[int, ...], allowed: tuple[str, ...],
-    hidden: bool,
+    size: int, shape: tuple[Cell, ...], op: str, target: int, digits: tuple[int, ...], ops: str, easiest: bool,
 ) -> tuple[tuple[int, int], str, int] | None:
-    """`_narrowest_clue` of a cage of this form (`shape` at the top left corner) holding `digits`,
-    which may take the operations `allowed` (shown, unless `hidden`), its clue as (operation
-    shown, target): every candidate's cages are new, their forms seldom."""
+    """The clue of a cage of this form (`shape` at the top left corner) holding `digits`, by an
+    operation allowed, that fewest fillings meet, as ((the fillings of the cage now, how many
+    fewer), operation shown, target); None when none is narrower. Remembered: every
+    candidate's cages are new, their forms seldom."""
     now = len(fillings(size, Cage.trusted(shape, op, target)))
+    # A hidden set keeps its operations hidden: the new clue is the target alone.
+    hidden = ops in HIDDEN_OPS and len(digits) > 1
     best = None
-    for real in allowed:
-        # A hidden set keeps its operations hidden: the new clue is the target alone.
+    for real in digits_ops(size, digits, ops, easiest):
         shown = HIDDEN if hidden else real
         made = combine(real, digits)
         assert made is not None  # allowed_ops offers only operations the digits make

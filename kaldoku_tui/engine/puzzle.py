@@ -188,6 +188,11 @@ class Puzzle:
         return self._cage_index[cell]
 
     @property
+    def cage_indices(self) -> Mapping[Cell, int]:
+        """`cage_index` of every cell at once, by cell: a generator looks up thousands."""
+        return self._cage_index
+
+    @property
     def cells(self) -> list[Cell]:
         """Every cell in reading order."""
         return [(r, c) for r in range(self.size) for c in range(self.size)]
