@@ -338,20 +338,22 @@ def test_quick_trials_pass_over_the_solutions_digits_and_find_the_same_trial():
     assert t._held_solution(marks) is None
 
 
-def test_quick_trials_go_on_past_the_first_refuted_for_as_many_trials_again(monkeypatch):
+def test_quick_trials_go_on_past_the_first_refuted_for_as_many_trials_again():
     marks = Marks.start(t.layout(NEEDS_TRIAL))
     t.propagate(marks, 4, quick=True)  # stuck: tiers 1-4 go no further
     marks.words = False
     every = list(t._trials(marks, None))
     order = list(t._trial_order(marks, NEEDS_TRIAL.solution))
-    first = next(n for n, (i, d) in enumerate(order, 1) if t._trial(marks, i, d) is not None)
-    within = [step for n, (i, d) in enumerate(order, 1) if n <= 2 * first
-              and (step := t._trial(marks, i, d)) is not None]
-    monkeypatch.setattr(t, "refuted", lambda *args, **kwargs: {})  # none found at once
-    found = t._quick_trials(marks)
-    assert len(found) >= 2 and found == within
-    assert all(step in every for step in found)
-    assert len(found) < len(every), "the look stops: a first refuted trial may settle the board"
+    looks = {}
+    for tier in (2, 4):  # the fast solver's propagation alone, then tiers 1-4
+        first = next(n for n, (i, d) in enumerate(order, 1) if t._trial(marks, i, d, tier) is not None)
+        within = [step for n, (i, d) in enumerate(order, 1) if n <= 2 * first
+                  and (step := t._trial(marks, i, d, tier)) is not None]
+        looks[tier] = t._first_refuted(marks, order, tier)
+        assert len(looks[tier]) >= 2 and looks[tier] == within
+        assert all(step in every for step in looks[tier])
+        assert len(looks[tier]) < len(every), "the look stops: a first refuted trial may settle the board"
+    assert t._quick_trials(marks) == looks[2]
 
 
 def test_the_graders_shortcuts_take_the_same_steps_as_the_long_way(monkeypatch):

@@ -17,7 +17,7 @@ from typing import Callable, Iterator, cast
 
 from kaldoku_tui.engine.kinds import LEVELS, MAX_SIZE
 from kaldoku_tui.engine.puzzle import Grid, Puzzle, cell_name
-from kaldoku_tui.engine.solver import DIGITS_OF, Listed, Pairs, refuted
+from kaldoku_tui.engine.solver import DIGITS_OF, Listed, Pairs
 from kaldoku_tui.engine.steps import (
     Contradiction,
     Layout,
@@ -305,40 +305,43 @@ def _idle_on_size(n: int) -> dict[Technique, tuple[tuple[int, ...], tuple[bool, 
     return {}
 
 
-QUICK_TRIAL_CANDIDATES = 3
-"""The grader first tries each digit of the cells with at most this many candidates,
-followed by the fast solver. Generation medians, seeds 100..159: 9×9 unreasonable
-71 → 45 ms, 8×8 39 → 29, 7×7 24 → 21; with 2, 9×9 61 → 53 (seeds 0..39), and with
-every cell slower than without (56 → 77)."""
-
-
 def _quick_trials(marks: Marks) -> list[Step | None]:
-    """Trials for the grader: all those the fast solver refutes at once among cells of
-    few candidates, or else the first that tiers 1-4 refute. Either way the grade is the
-    same: a trial refuted on a board stays refuted on any narrower one, so the order of
-    trials changes the steps, never the board they end on."""
-    held = _held_solution(marks)
-    # The trials begin from what the fast solver's propagation last left on this board.
-    settled = marks.settled[1] if marks.settled is not None and marks.settled[0] else None
-    found = refuted(marks.layout.puzzle, marks.cand, QUICK_TRIAL_CANDIDATES, held, settled)
-    if found is None:
-        raise Contradiction("the candidates contradict the clues")
-    if found:
-        return [make("trial", 5, "", "", marks, removes=found)]
-    # Past the first refuted trial, the look goes on for as many trials again: where
-    # refuted trials are few and far apart (7×7 × only unreasonable, seed 335: 44 looks
-    # of 30 to 90 trials, one refuted each) it finds several, and where the first one
-    # settles the board it costs at most twice as much.
+    """Trials for the grader, cells of fewer candidates first: the first that the fast
+    solver's propagation (tiers 1 and 2) refutes, and those it refutes among as many
+    trials again; where it refutes none, the same with tiers 1-4, whose trials cost far
+    more when they are not refuted. Either way the grade is the same: a trial refuted on
+    a board stays refuted on any narrower one, so the order of trials changes the steps,
+    never the board they end on."""
+    order = list(_trial_order(marks, _held_solution(marks)))
+    return _first_refuted(marks, order, 2) or _first_refuted(marks, order, 4) or [None]
+
+
+def _first_refuted(marks: Marks, trials: list[tuple[int, int]], tier: int) -> list[Step | None]:
+    """The steps of the first of `trials` that tiers up to `tier` refute, and of those
+    refuted among as many trials again: where refuted trials are few and far apart
+    (7×7 × only unreasonable, seed 335: 44 looks of 30 to 90 trials, one refuted each)
+    it finds several, and where the first one settles the board it costs at most twice
+    as much."""
     steps: list[Step | None] = []
     until = 0
-    for tried, (i, d) in enumerate(_trial_order(marks, held), 1):
-        step = _trial(marks, i, d)
+    # Tiers 1 and 2 are the fast solver's propagation: a trial is followed by it alone,
+    # from where it left this board.
+    narrow = marks.layout.propagation(True) if tier == 2 else None
+    settled = marks.settled
+    since = settled[1] if settled is not None and settled[0] and settled[1][0] == marks.cand else None
+    for tried, (i, d) in enumerate(trials, 1):
+        if narrow is not None:
+            values = marks.cand[:]
+            values[i] = 1 << d
+            step = make("trial", 5, "", "", marks, removes={i: 1 << d}) if narrow(values, since) is None else None
+        else:
+            step = _trial(marks, i, d, tier)
         if step is not None:
             steps.append(step)
             until = until or 2 * tried
         if until and tried >= until:
             break
-    return steps or [None]
+    return steps
 
 
 def _held_solution(marks: Marks) -> Grid | None:
@@ -402,7 +405,7 @@ def make(
     set_cells = {divmod(i, n): d for i, d in (sets or {}).items()}
     removed = {divmod(i, n): _digit_set(mask) for i, mask in (removes or {}).items() if mask}
     if not marks.words:
-        return Step(technique, tier, NAMES[technique], "", "", set_cells, removed)
+        return Step.unworded(technique, tier, NAMES[technique], set_cells, removed)
     where = where() if callable(where) else where
     reason = reason() if callable(reason) else reason
     effects = say_effects(set_cells, removed)
@@ -910,16 +913,18 @@ def line_rule(m: Marks) -> Iterator[Step]:
     cand, placed = m.cand, m.placed
     quiet = None if m.words else m.quiet_runs  # the grader applies every step found
     open_cells = sum(compress(CELL_BITS, map(not_, placed)))  # as a bitmask over the board
-    for w, (lines, window, op, candidates, outside, masks_of) in enumerate(_windows(m.layout)):
+    windows, covers = _windows(m.layout)
+    for w, (lines, window, op, candidates, outside, masks_of) in enumerate(windows):
         # The cells left for the total are the open ones outside those cages: with none or
         # more than three, there is nothing to work out.
-        if 1 <= (outside & open_cells).bit_count() <= 3:
+        rest = outside & open_cells
+        if 1 <= rest.bit_count() <= 3:
             if quiet is not None:  # as cage_line's: the run's cells alone say what it gives
                 masks = masks_of(cand)
                 if quiet.get(w) == masks:
                     continue
                 quiet[w] = masks
-            step = _line_total(m, op, lines, window, candidates)
+            step = _line_total(m, op, lines, window, candidates, covers, open_cells, rest)
             if step is not None:
                 yield step
 
@@ -929,17 +934,19 @@ CELL_BITS = tuple(1 << i for i in range(MAX_SIZE * MAX_SIZE))
 
 
 @lru_cache(maxsize=16)
-def _windows(lay: Layout) -> list[tuple[list[int], list[int], str, int, int, itemgetter]]:
+def _windows(lay: Layout) -> tuple[list[tuple[list[int], list[int], str, int, int, itemgetter]], list[int]]:
     """Runs of one or two rows or columns, each with an operation, the cages of it (or
     single cells) wholly inside (bit k for cage k), the run's cells outside those cages
     (bit i for cell i), and a function that reads the run's candidates off a board; only
     runs holding such a cage of the operation. Made for every puzzle a generator meets,
-    so cage by cage, in one pass."""
+    so cage by cage, in one pass. With them, each cage's cells as a bitmask (0 for a
+    cage of − or ÷, never counted)."""
     n = lay.size
     runs = _runs(n)
     sums, products = [0] * len(runs), [0] * len(runs)  # the cages each run holds, by operation
     summed, multiplied = [0] * len(runs), [0] * len(runs)  # the cells they cover
     plus = times = 0  # the + cages and the × cages
+    covers = [0] * len(lay.cage_cells)
     for k, (cage, cells) in enumerate(zip(lay.puzzle.cages, lay.cage_cells)):
         op = cage.op
         added, multiplied_in = op in ("+", "="), op in ("*", "=")  # a single cell counts in both
@@ -951,6 +958,7 @@ def _windows(lay: Layout) -> list[tuple[list[int], list[int], str, int, int, ite
         elif op == "*":
             times |= one
         places, cover = _runs_holding(n, cells)
+        covers[k] = cover
         for place in places:
             if added:
                 sums[place] |= one
@@ -964,7 +972,7 @@ def _windows(lay: Layout) -> list[tuple[list[int], list[int], str, int, int, ite
             found.append((lines, window, "+", sums[place], whole & ~summed[place], masks_of))
         if products[place] & times:
             found.append((lines, window, "*", products[place], whole & ~multiplied[place], masks_of))
-    return found
+    return found, covers
 
 
 @lru_cache(maxsize=4096)
@@ -972,7 +980,7 @@ def _runs_holding(n: int, cells: tuple[int, ...]) -> tuple[list[int], int]:
     """The places in `_runs(n)` of the runs that hold a cage of these cells wholly, and
     the cells as a bitmask: a generator's puzzles, split after split, share most cages."""
     rows, cols = [i // n for i in cells], [i % n for i in cells]
-    at = {(base, first, end): place for place, (_, _, first, end, base, _, _) in enumerate(_runs(n))}
+    at = _run_places(n)
     places = []
     # Runs of rows, then of columns: first <= the cage's first line, its last < end.
     for base, low, high in ((0, min(rows), max(rows)), (n, min(cols), max(cols))):
@@ -980,6 +988,13 @@ def _runs_holding(n: int, cells: tuple[int, ...]) -> tuple[list[int], int]:
             for first in range(max(0, high - width + 1), min(low, n - width) + 1):
                 places.append(at[(base, first, first + width)])
     return sorted(places), sum(1 << i for i in cells)
+
+
+@lru_cache(maxsize=None)
+def _run_places(n: int) -> dict[tuple[int, int, int], int]:
+    """The place in `_runs(n)` of each run by 0 for rows or n for columns, its first line
+    and the one past its last."""
+    return {(base, first, end): place for place, (_, _, first, end, base, _, _) in enumerate(_runs(n))}
 
 
 @lru_cache(maxsize=None)
@@ -999,42 +1014,40 @@ def _runs(n: int) -> list[tuple[list[int], list[int], int, int, int, int, itemge
     return runs
 
 
-def _line_total(m: Marks, op: str, lines: list[int], window: list[int], candidates: int) -> Step | None:
+def _line_total(
+    m: Marks, op: str, lines: list[int], window: list[int], candidates: int, covers: list[int], open_cells: int,
+    rest_cells: int,
+) -> Step | None:
     """line_rule's step on a run of `lines` (its cells `window`) for `op`, with the cages
-    wholly inside it (bit k for cage k); None when it has none."""
+    wholly inside it (bit k for cage k), given each cage's cells, the board's open cells and
+    the run's open cells outside those cages (`rest_cells`), as bitmasks (bit i for cell i);
+    None when it has none."""
     lay = m.layout
     n = lay.size
     width = len(lines)
     cages = lay.puzzle.cages
     total = width * n * (n + 1) // 2 if op == "+" else factorial(n) ** width
-    inside, rest, placed_digits = [], [], []
-    used: set[int] = set()
+    inside, placed_digits = [], []
+    used = 0  # the cells of the cages inside, as a bitmask
     while candidates:
         k = (candidates & -candidates).bit_length() - 1  # the cages in order
         candidates &= candidates - 1
-        cells = lay.cage_cells[k]
-        if unplaced(m, cells):
+        cover = covers[k]
+        if cover & open_cells:
             inside.append(k)
-            used.update(cells)
+            used |= cover
             total = total - cages[k].target if op == "+" else total // cages[k].target
     if not any(cages[k].op == op for k in inside):
         return None
-    for i in window:
-        if i in used:
-            continue
-        if m.placed[i]:
-            d = only_digit(m.cand[i])
+    cand = m.cand
+    for i in window:  # the digits placed outside them, in reading order
+        if not CELL_BITS[i] & (used | open_cells):
+            d = only_digit(cand[i])
             placed_digits.append(d)
             total = total - d if op == "+" else total // d
-        else:
-            rest.append(i)
-    if not 1 <= len(rest) <= 3:
-        return None
-    lines_of = lay.lines_of
-    clash = tuple(tuple(j for j in range(pos) if lines_of[rest[j]][0] == lines_of[i][0]
-                        or lines_of[rest[j]][1] == lines_of[i][1]) for pos, i in enumerate(rest))
-    possible = _makes(op, total, tuple(m.cand[i] for i in rest), clash)
-    removes = {i: m.cand[i] & ~possible[pos] for pos, i in enumerate(rest) if m.cand[i] & ~possible[pos]}
+    rest, clash = _rest_of(n, rest_cells)
+    possible = _makes(op, total, tuple([cand[i] for i in rest]), clash)
+    removes = {i: cand[i] & ~possible[pos] for pos, i in enumerate(rest) if cand[i] & ~possible[pos]}
     if not removes:
         return None
     sets = {}
@@ -1070,6 +1083,16 @@ def _line_total(m: Marks, op: str, lines: list[int], window: list[int], candidat
     technique = "line_sum" if op == "+" else "line_product"
     return make(technique, 3, lambda: _say_lines(lay, lines), reason, m, sets=sets, removes=removes,
                 cells=rest, cages=inside, lines=lines)
+
+
+@lru_cache(maxsize=1 << 12)
+def _rest_of(n: int, cells: int) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """The cells of a bitmask (bit i for cell i) in reading order, and for each the earlier
+    of them in its row or column."""
+    rest = tuple([i for i in range(n * n) if cells >> i & 1])
+    clash = tuple(tuple(j for j in range(pos) if rest[j] // n == i // n or rest[j] % n == i % n)
+                  for pos, i in enumerate(rest))
+    return rest, clash
 
 
 @lru_cache(maxsize=1 << 14)
@@ -1229,30 +1252,38 @@ def forcing_chain(m: Marks) -> Iterator[Step]:
     cand, placed = m.cand, m.placed
     pairs = [i for i, mask in enumerate(cand) if mask in TWO_DIGITS]  # a placed cell has one
     is_pair = set(pairs)
-    # Each two-digit cell's peers that have two digits too, in the order of its peers.
-    links = {i: [j for j in lay.peers[i] if j in is_pair] for i in pairs}
+    # A link, "cell i is v", as i * LINK + v; each one's next links, in the order of i's
+    # peers: each two-digit peer that v leaves its other digit. Made once, followed by
+    # every chain.
+    after: dict[int, list[int]] = {}
+    for i in pairs:
+        peers = [j for j in lay.peers[i] if j in is_pair]
+        for v in DIGITS_OF[cand[i]]:
+            seen_value = 1 << v
+            after[i * LINK + v] = [j * LINK + (cand[j] ^ seen_value).bit_length() - 1
+                                   for j in peers if cand[j] & seen_value]
     for start in pairs:
         around = lay.peer_sets[start]
         for x in DIGITS_OF[cand[start]]:
             y = (cand[start] ^ 1 << x).bit_length() - 1
-            parent: dict[tuple[int, int], tuple[int, int] | None] = {(start, y): None}
-            queue = [(start, y)]
-            for cell, value in queue:
-                seen_value = 1 << value
-                for j in links[cell]:
-                    other = cand[j]
-                    if not other & seen_value:
-                        continue
-                    node = j, (other ^ seen_value).bit_length() - 1
+            proved = start * LINK + x  # the start forced to x after all
+            parent: dict[int, int] = {start * LINK + y: -1}
+            queue = [start * LINK + y]
+            for link in queue:
+                for node in after[link]:
                     if node in parent:
                         continue
-                    parent[node] = (cell, value)
-                    forced = node[1]
-                    if (j == start and forced == x) or (forced == y and j in around):
-                        chain = _chain(parent, node)
+                    parent[node] = link
+                    forced = node % LINK
+                    if forced != x and forced != y:
+                        queue.append(node)
+                        continue
+                    j = node // LINK
+                    if node == proved or (forced == y and j in around):
                         first, last = cell_name(lay.cell(start)), cell_name(lay.cell(j))
                         clash = (f"so {first} would be {x} as well" if j == start
                                  else f"and {last} sees {first}: two {y}s in one line")
+                        chain = _chain(parent, node) if m.words else []
                         reason = lambda: f"If {first} were {y}: {_say_chain(lay, chain)}, {clash}"
                         yield make("forcing_chain", 4, first, reason, m,
                                    sets={start: x}, cells=[c for c, _ in chain])
@@ -1260,7 +1291,7 @@ def forcing_chain(m: Marks) -> Iterator[Step]:
                     if forced == x and j != start:
                         removes = {c: bit(x) for c in around & lay.peer_sets[j] if cand[c] >> x & 1 and not placed[c]}
                         if removes:
-                            chain = _chain(parent, node)
+                            chain = _chain(parent, node) if m.words else []
                             reason = lambda: (
                                 f"If {cell_name(lay.cell(start))} is not {x}, then "
                                 f"{_say_chain(lay, chain)}; so {cell_name(lay.cell(start))} or "
@@ -1268,6 +1299,10 @@ def forcing_chain(m: Marks) -> Iterator[Step]:
                             yield make("forcing_chain", 4, f"chain from {cell_name(lay.cell(start))}",
                                        reason, m, removes=removes, cells=[c for c, _ in chain])
                     queue.append(node)
+
+
+LINK = 16
+"""A forcing chain's link, "cell i is v", is i * LINK + v (digits are below LINK)."""
 
 
 def _say_lines(lay: Layout, lines) -> str:
@@ -1278,12 +1313,12 @@ def _say_lines(lay: Layout, lines) -> str:
     return f"{kind}s {join(numbers)}" if len(numbers) > 1 else f"{kind} {numbers[0]}"
 
 
-def _chain(parent: dict[tuple[int, int], tuple[int, int] | None], end: tuple[int, int]) -> list[tuple[int, int]]:
+def _chain(parent: dict[int, int], end: int) -> list[tuple[int, int]]:
     """The (cell, digit) steps from the chain's start to `end`, following `parent` back."""
     chain = []
-    node: tuple[int, int] | None = end
-    while node is not None:
-        chain.append(node)
+    node = end
+    while node >= 0:
+        chain.append(divmod(node, LINK))
         node = parent[node]
     return chain[::-1]
 
@@ -1321,14 +1356,14 @@ def _trial_order(m: Marks, known: Grid | None) -> Iterator[tuple[int, int]]:
                 yield i, d
 
 
-def _trial(m: Marks, i: int, d: int) -> Step | None:
-    """The step removing `d` from cell `i` when, placed there, tiers 1-4 reach a
+def _trial(m: Marks, i: int, d: int, tier: int = 4) -> Step | None:
+    """The step removing `d` from cell `i` when, placed there, tiers 1 to `tier` reach a
     contradiction; None when they do not."""
     attempt = m.copy()
     steps: list[Step] = []
     try:
         attempt.place(i, d)
-        propagate(attempt, 4, quick=not m.words, steps=steps)
+        propagate(attempt, tier, quick=not m.words, steps=steps)
     except Contradiction as why:
         name = cell_name(m.layout.cell(i))
         shown = [step.summary for step in steps[:3]]
