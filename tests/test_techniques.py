@@ -4,7 +4,6 @@ import pytest
 
 from kaldoku_tui.engine import techniques as t
 from kaldoku_tui.engine.puzzle import Cage, Puzzle, cell_name
-from kaldoku_tui.engine.solver import refuted
 from kaldoku_tui.engine.steps import Marks, bit
 
 # Simon Tatham's example 4:aa_a__a__a_a__a_a,d2m12s1a5s1m4d2a5 (formats.md).
@@ -179,18 +178,6 @@ def test_tier_needed_is_the_explained_solves_tier_without_words():
     assert marks.solved and marks.grid() == NEEDS_TRIAL.solution
     assert steps and all(step.explanation == "" for step in steps)
     assert_sound(NEEDS_TRIAL, steps)
-
-
-def test_refuted_digits_are_never_the_solutions():
-    marks = Marks.start(t.layout(NEEDS_TRIAL))
-    t.propagate(marks, 4, quick=True)  # stuck: tiers 1-4 go no further
-    found = refuted(NEEDS_TRIAL, marks.cand, most=NEEDS_TRIAL.size)
-    assert found
-    for i, mask in found.items():
-        r, c = divmod(i, NEEDS_TRIAL.size)
-        assert not mask >> NEEDS_TRIAL.solution[r][c] & 1
-        assert mask & ~marks.cand[i] == 0
-    assert refuted(NEEDS_TRIAL, marks.cand, most=1) == {}
 
 
 def test_forcing_chain_over_two_digit_cells():

@@ -216,40 +216,6 @@ def candidates(puzzle: Puzzle, grid: Grid | None = None) -> dict[Cell, tuple[int
     }
 
 
-def refuted(
-    puzzle: Puzzle, values: list[int], most: int, held: Grid | None = None, settled: Settled | None = None
-) -> dict[int, int] | None:
-    """The digits that lead to a contradiction by singles and cage fillings alone when
-    placed in a cell with at most `most` candidates: one trial each, followed as far as
-    tiers 1 and 2 go. `values` holds each cell's candidates in reading order (bit d for
-    digit d); the answer, by cell, is in the same form. None when `values` already
-    contradict the puzzle. `held`, a solution whose every digit `values` still allow, has
-    its digits left untried: propagation never removes a digit of a solution the board
-    holds, so none of their trials ends in a contradiction (about half the trials).
-    `settled`, when given, is what `cage_propagation` left on this very board (`values`),
-    and the fillings it left each cage: the trials begin from there when every cage has
-    its table, as `_settle` would give it."""
-    layout = _layout(puzzle)
-    if settled is None or settled[0] != values or any(len(cells) > TABLE_CELLS for cells in layout.cage_cells):
-        settled = _settle(layout, values[:])
-        if settled is None:
-            return None
-    values, options = settled
-    n = layout.size
-    found: dict[int, int] = {}
-    for i, v in enumerate(values):
-        if v & (v - 1) and v.bit_count() <= most:
-            if held is not None:
-                v &= ~(1 << held[i // n][i % n])
-            for d in range(1, n + 1):
-                if v >> d & 1:
-                    trial = values[:]
-                    trial[i] = 1 << d
-                    if not _propagate(layout, trial, options[:], {i}):
-                        found[i] = found.get(i, 0) | 1 << d
-    return found
-
-
 def cage_propagation(puzzle: Puzzle, by_cell: bool = True) -> Callable[[Values, Settled | None], Options | None]:
     """A function that narrows a board of `puzzle` (each cell's candidates in reading
     order, as bitmasks) in place by singles and by each cage's fillings cell by cell
@@ -426,10 +392,10 @@ DIGITS_OF = tuple(tuple(d for d in range(1, MAX_SIZE + 1) if mask >> d & 1) for 
 """Each mask's digits, looked up: the cage rule walks the digits a cell lost at every step."""
 
 _LONE = tuple(mask & (mask - 1) == 0 for mask in range(1 << (MAX_SIZE + 1)))
+"""Whether a mask holds at most one digit, looked up: a bool tests faster than an int's AND."""
 
 _DIGIT_COUNT = tuple(mask.bit_count() for mask in range(1 << (MAX_SIZE + 1)))
 """How many digits a mask holds, looked up: the search counts every cell's at each node."""
-"""Whether a mask holds at most one digit, looked up: a bool tests faster than an int's AND."""
 
 _AS_ONES = tuple(bytes(ord("1") if b == d else ord("0") for b in range(256)) for d in range(MAX_SIZE + 1))
 """Per digit, a bytes.translate table writing "1" for that digit and "0" for any other."""
