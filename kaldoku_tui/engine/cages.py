@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 from math import prod
+from operator import attrgetter
 from typing import Sequence
 
 from kaldoku_tui.engine.arithmetic import shape_of
@@ -32,12 +33,15 @@ given cell is a sixteenth of a 4×4); 3×3 has no limit, being too small to need
 def singles_allowed(size: int, cages: Sequence[Cage], more: int) -> bool:
     """Whether `more` single-cell cages, made by splitting one of `cages`, keep a board
     within MAX_SINGLE_SHARE (MAX_SMALL_SINGLES on a small board)."""
-    singles = [len(cage.cells) for cage in cages].count(1)
+    singles = list(map(len, map(_cells_of, cages))).count(1)
     if size < SINGLES_FROM:
         return size <= 3 or singles + more <= MAX_SMALL_SINGLES
     return singles + more <= MAX_SINGLE_SHARE * (len(cages) + 1)
 
 Block = tuple[Cell, ...]
+
+_cells_of = attrgetter("cells")
+_op_of = attrgetter("op")
 
 
 DOMINOES_IN_FOUR = 3
@@ -59,6 +63,7 @@ def random_blocks(n: int, rng: random.Random, max_cells: int = MAX_CELLS,
     draw = shuffle(order, draw)
     block_of = [[i] for i in range(cells)]  # by cell, its block, in order
     alone = [True] * cells  # by cell, whether its block is itself alone
+    is_alone = alone.__getitem__
     beside = _beside(n)
     picks = [0] * cells
     lone = []  # the cells alone after their turn, and by cell its pick
@@ -67,7 +72,7 @@ def random_blocks(n: int, rng: random.Random, max_cells: int = MAX_CELLS,
         if alone[cell]:
             draw, pick = divmod(draw, 4 * DIGITS_OF_FOUR)
             if pick & 3 >= coin:
-                singles = [nb for nb in beside[cell] if alone[nb]]
+                singles = [*filter(is_alone, beside[cell])]
                 if singles:
                     other = singles[(pick >> 2) % len(singles)]
                     block_of[cell] = block_of[other] = [cell, other] if cell < other else [other, cell]
@@ -179,19 +184,23 @@ def make_cages(
     n = len(solution)
     hidden = ops in HIDDEN_OPS
     used = dict.fromkeys("=+-*/", 0)
-    for cage in others:
-        used[cage.op] = used.get(cage.op, 0) + 1
+    if others:
+        dealt = list(map(_op_of, others))
+        for op in used:
+            used[op] = dealt.count(op)
     dominoes = _domino_clues(n, ops, easiest)
     large = _large_ops(ops)
     domino_widths = _domino_widths(n) if widest else ()
     # Ties between operations used least are broken by the digits of one draw (draws.py).
     draw = rng.randrange(DIGITS_OF_FOUR ** len(blocks))
     cages = []
+    count_of = used.__getitem__
     choices: Sequence[str]
     for block in blocks:
         if len(block) == 2:
             (r1, c1), (r2, c2) = block
-            choices, clues = dominoes[solution[r1][c1]][solution[r2][c2]]
+            one, two = solution[r1][c1], solution[r2][c2]
+            choices, clues = dominoes[one][two]
         elif len(block) == 1:
             (r, c), = block
             used["="] += 1
@@ -199,17 +208,17 @@ def make_cages(
             continue
         else:
             choices = large
+            held = [solution[r][c] for r, c in block]
         if len(choices) > 1:
-            fewest = min(map(used.__getitem__, choices))
+            fewest = min(map(count_of, choices))
             choices = [op for op in choices if used[op] == fewest]
             if widest and len(choices) > 1:
                 if len(block) == 2:
-                    widths = domino_widths[solution[r1][c1]][solution[r2][c2]]
+                    widths = domino_widths[one][two]
                     most = max(map(widths.__getitem__, choices))
                     choices = [op for op in choices if widths[op] == most]
                 else:
-                    digits = tuple([solution[r][c] for r, c in block])
-                    choices = _widest(n, shape_of(block), digits, tuple(choices))
+                    choices = _widest(n, _shape_at(block), tuple(held), tuple(choices))
         if len(choices) == 1:
             op = choices[0]
         else:
@@ -218,10 +227,8 @@ def make_cages(
         used[op] += 1
         if len(block) == 2:
             target = clues[op]
-        else:
-            made = combine(op, [solution[r][c] for r, c in block])
-            assert made is not None, "+ and × make a target of any digits"
-            target = made
+        else:  # + or ×
+            target = sum(held) if op == "+" else prod(held)
         cages.append(trusted(block, HIDDEN if hidden else op, target))
     return cages
 
@@ -296,7 +303,7 @@ def _split_cells(cells: Block, rng: random.Random, smallest: int = 1) -> list[Bl
     From each cell a part is grown, a neighbour at a time at random; of the parts found
     whose rest is connected, one is chosen. Cells are by their place in `cells` (reading
     order), a part a bit mask of them."""
-    links = shape_links(shape_of(cells))
+    links = shape_links(_shape_at(cells))
     count = len(cells)
     every = (1 << count) - 1
     radix = one_of_up_to(count)  # of every choice below: fewer than `count` cells or parts
@@ -324,6 +331,12 @@ def _split_cells(cells: Block, rng: random.Random, smallest: int = 1) -> list[Bl
             return halves if chosen & 1 else halves[::-1]  # the half of the first cell first
     assert smallest > 1, "every connected group of cells has a cell whose removal keeps it connected"
     return []
+
+
+@lru_cache(maxsize=4096)
+def _shape_at(cells: Block) -> tuple[Cell, ...]:
+    """`shape_of` a block, remembered by its cells: candidates deal the same blocks again and again."""
+    return shape_of(cells)
 
 
 @lru_cache(maxsize=4096)

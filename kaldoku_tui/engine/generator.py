@@ -448,9 +448,10 @@ def repair(puzzle: Puzzle, other: Grid, rng: random.Random, ops: str) -> Puzzle 
     """
     solution = puzzle.solution
     assert solution is not None
-    differ = {(r, c) for r, (mine, theirs) in enumerate(zip(solution, other)) if mine != theirs
-              for c, digit in enumerate(mine) if digit != theirs[c]}
-    disputed = [cage for cage in puzzle.cages if len(cage.cells) > 1 and not differ.isdisjoint(cage.cells)]
+    at, cages = puzzle.cage_indices, puzzle.cages
+    differ = {at[r, c] for r, (mine, theirs) in enumerate(zip(solution, other)) if mine != theirs
+              for c, digit in enumerate(mine) if digit != theirs[c]}  # the cages, by index
+    disputed = [cages[k] for k in sorted(differ) if len(cages[k].cells) > 1]
     return (_split_one(puzzle, disputed, rng, ops, easiest=False, rival=other)
             or _recut_pair(puzzle, disputed, other, rng, ops)
             or _split_one(puzzle, disputed, rng, ops, easiest=False))

@@ -108,7 +108,10 @@ class Cage:
 
     def met_by(self, grid: Grid) -> bool:
         """Whether the digits `grid` puts in the cage's cells meet the clue."""
-        return self.fits([grid[r][c] for r, c in self.cells])
+        digits = [grid[r][c] for r, c in self.cells]
+        if self.op != HIDDEN:  # `fits` without its count of digits, one per cell here
+            return combine(self.op, digits) == self.target
+        return self.way(digits) is not None
 
     def way(self, digits: Sequence[int]) -> str | None:
         """The operation by which these digits meet the clue (the first of + − × ÷ for a
