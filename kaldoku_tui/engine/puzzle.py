@@ -179,21 +179,26 @@ class Puzzle:
         cages = tuple(sorted(cages, key=_cells_of))
         fields = puzzle.__dict__  # written straight in: a frozen dataclass's own setattr refuses
         fields["size"], fields["cages"], fields["solution"], fields["meta"] = size, cages, solution, meta or {}
-        fields["_cage_index"] = {cell: i for i, cage in enumerate(cages) for cell in cage.cells}
+        # `_cage_index` is worked out when first asked (`cage_indices`): most candidates are
+        # thrown away before anything looks a cell's cage up.
         return puzzle
 
     def cage_at(self, cell: Cell) -> Cage:
         """The cage that holds `cell`."""
-        return self.cages[self._cage_index[cell]]
+        return self.cages[self.cage_indices[cell]]
 
     def cage_index(self, cell: Cell) -> int:
         """The position in `cages` of the cage that holds `cell`."""
-        return self._cage_index[cell]
+        return self.cage_indices[cell]
 
     @property
     def cage_indices(self) -> Mapping[Cell, int]:
         """`cage_index` of every cell at once, by cell: a generator looks up thousands."""
-        return self._cage_index
+        try:
+            return self._cage_index
+        except AttributeError:  # a trusted puzzle's, not yet asked
+            index = self.__dict__["_cage_index"] = {cell: i for i, cage in enumerate(self.cages) for cell in cage.cells}
+            return index
 
     @property
     def cells(self) -> list[Cell]:
