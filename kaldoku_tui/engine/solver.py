@@ -444,6 +444,7 @@ def _propagate(
     With `whole`, a tabled cage's cells keep the digits of its fillings as a whole, not
     cell by cell. `changed` holds every cell changed since the board last met the rules
     (every caller's board did, or all its cells are given): the rest are not looked at.
+    `changed` itself is only read (a search passes one set to every branch).
 
     Any order reaches the same values and fillings, since each rule only narrows and
     each change brings back the rules that look at the changed cell: the rules are
@@ -530,10 +531,15 @@ def _propagate(
                 # A digit stays in a cell while some filling left puts it there.
                 found = memo.get(left)
                 if found is None:
-                    found = tuple([
-                        sum([bits[d] for d in digits_of[allowed] if left & keep[d] != left])
-                        for allowed, keep in zip(unions, keeps)
-                    ])
+                    # Loops, not comprehensions: each of those was a call of its own (3.11).
+                    kept_unions = []
+                    for allowed, keep in zip(unions, keeps):
+                        union = 0
+                        for d in digits_of[allowed]:
+                            if left & keep[d] != left:
+                                union |= bits[d]
+                        kept_unions.append(union)
+                    found = tuple(kept_unions)
                     if len(memo) < MEMO_LIMIT:
                         memo[left] = found
                 unions = found
@@ -704,19 +710,28 @@ def _search(
         cells = layout.cage_cells[best_cage]
         chosen = options[best_cage]
         assert chosen is not None  # best_cage was picked among the cages with a table
-        branches = [list(zip(cells, filling)) for filling in _fillings_left(chosen)]
+        branches = _fillings_left(chosen)
         if avoid is not None:
-            branches.sort(key=lambda placed: not all(avoid[i] == bit for i, bit in placed))
-    else:
-        v = values[best_cell]
-        first = avoid[best_cell] & v if avoid is not None else 0
-        branches = [[(best_cell, first)]] if first else []
-        branches += [[(best_cell, _BITS[d])] for d in DIGITS_OF[v & ~first]]
-    for placed in branches:
+            branches.sort(key=lambda filling: not all(avoid[i] == bit for i, bit in zip(cells, filling)))
+        placed = set(cells)  # _propagate reads it, every branch alike
+        for filling in branches:
+            trial, trial_options = values[:], options[:]
+            for i, bit in zip(cells, filling):
+                trial[i] = bit
+            if _propagate(layout, trial, trial_options, placed):
+                _search(layout, trial, trial_options, limit, found, avoid, left, proof)
+                if len(found) >= limit:
+                    return
+        return
+    v = values[best_cell]
+    first = avoid[best_cell] & v if avoid is not None else 0
+    bits = [first] if first else []
+    bits += [_BITS[d] for d in DIGITS_OF[v & ~first]]
+    placed = {best_cell}
+    for bit in bits:
         trial, trial_options = values[:], options[:]
-        for i, bit in placed:
-            trial[i] = bit
-        if _propagate(layout, trial, trial_options, {i for i, _ in placed}):
+        trial[best_cell] = bit
+        if _propagate(layout, trial, trial_options, placed):
             _search(layout, trial, trial_options, limit, found, avoid, left, proof)
             if len(found) >= limit:
                 return
