@@ -28,8 +28,8 @@ from kaldoku_tui.engine.kinds import (HIDDEN_OPS, LEVELS, MAX_SIZE, MIN_SIZE, OP
                                       why_impossible)
 from kaldoku_tui.engine.latin import random_isotope, random_latin_square
 from kaldoku_tui.engine.puzzle import HIDDEN, Cage, Cell, Grid, Puzzle, PuzzleError, combine
-from kaldoku_tui.engine.solver import (Closed, Proof, Undecided, cage_propagation, closure, closure_since, rival,
-                                      rival_since)
+from kaldoku_tui.engine.solver import (DIGITS_OF, Closed, Proof, Undecided, cage_propagation, closure, closure_since,
+                                      rival, rival_since)
 from kaldoku_tui.engine.squares import (COUNTED_UP_TO, other_solution, rival_of_any_clues, square_index,
                                        squares_meeting)
 from kaldoku_tui.engine.steps import Marks
@@ -931,9 +931,12 @@ def _swapped_rival(puzzle: Puzzle, lines: bool = False) -> Grid | None:
     cage_at = [0] * (n * n)
     digits = [0] * len(puzzle.cages)  # by cage, the digits it holds as a bitmask
     for k, cage in enumerate(puzzle.cages):
+        held = 0
         for r, c in cage.cells:
             cage_at[r * n + c] = k
-            digits[k] |= 1 << solution[r][c]
+            held |= 1 << solution[r][c]
+        digits[k] = held
+    held_at = [digits[k] for k in cage_at]  # by cell, the digits its cage holds
     at, row_of = _places(solution)
     # By digit pair x < y, the rows (bitmask) where the x's cage holds a y and the y's cage
     # an x: a balanced cycle holds x and y in every cage it meets, so it keeps to them.
@@ -943,23 +946,19 @@ def _swapped_rival(puzzle: Puzzle, lines: bool = False) -> Grid | None:
     across = [0] * (n * n) if lines else []
     down = [0] * (n * n) if lines else []
     for r, row in enumerate(solution):
+        at_r, first = at[r], r * n
         for c, x in enumerate(row):
-            larger = digits[cage_at[r * n + c]] >> x + 1
-            y = x
-            while larger:
-                y += 1
-                if larger & 1:
-                    i = at[r][y]
-                    if digits[cage_at[i]] >> x & 1:
-                        both_rows[x, y] = both_rows.get((x, y), 0) | 1 << r
-                        if lines:
-                            other = i - r * n
-                            across[c * n + other if c < other else other * n + c] |= 1 << r
+            for y in DIGITS_OF[held_at[first + c] & -(2 << x)]:  # the larger digits x's cage holds
+                i = at_r[y]
+                if held_at[i] >> x & 1:
+                    both_rows[x, y] = both_rows.get((x, y), 0) | 1 << r
                     if lines:
-                        below = row_of[c][y]
-                        if digits[cage_at[below * n + c]] >> x & 1:
-                            down[r * n + below if r < below else below * n + r] |= 1 << c
-                larger >>= 1
+                        other = i - first
+                        across[c * n + other if c < other else other * n + c] |= 1 << r
+                if lines:
+                    below = row_of[c][y]
+                    if held_at[below * n + c] >> x & 1:
+                        down[r * n + below if r < below else below * n + r] |= 1 << c
     for x, y in sorted(pair for pair, rows in both_rows.items() if rows & (rows - 1)):
         rows = both_rows[x, y]
         seen = 0
