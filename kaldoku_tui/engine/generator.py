@@ -937,7 +937,7 @@ def _swapped_rival(puzzle: Puzzle, lines: bool = False) -> Grid | None:
             held |= 1 << solution[r][c]
         digits[k] = held
     held_at = [digits[k] for k in cage_at]  # by cell, the digits its cage holds
-    at, row_of = _places(solution)
+    at, column_of, row_of, flat = _places(solution)
     # By digit pair x < y, the rows (bitmask) where the x's cage holds a y and the y's cage
     # an x: a balanced cycle holds x and y in every cage it meets, so it keeps to them.
     both_rows: dict[tuple[int, int], int] = {}
@@ -987,8 +987,7 @@ def _swapped_rival(puzzle: Puzzle, lines: bool = False) -> Grid | None:
         rows_able = [(k, places) for k, places in enumerate(down) if _THREE_OR_MORE[places]]
         columns_able = [(k, places) for k, places in enumerate(across) if _THREE_OR_MORE[places]]
         if rows_able or columns_able:
-            flat = [d for row in solution for d in row]
-            return ((_swapped_lines(flat, n, rows_able, cage_at, [[i % n for i in cells] for cells in at], True)
+            return ((_swapped_lines(flat, n, rows_able, cage_at, column_of, True)
                      if rows_able else None)
                     or _swapped_lines(flat, n, columns_able, cage_at, row_of, False))
     return None
@@ -1049,17 +1048,20 @@ def _swapped_lines(
 
 
 @lru_cache(maxsize=16)
-def _places(solution: Grid) -> tuple[list[list[int]], list[list[int]]]:
-    """By row, the cell (index in reading order) of each digit, and by column, the row of
-    each digit: remembered, as a candidate's repairs keep its square."""
+def _places(solution: Grid) -> tuple[list[list[int]], list[list[int]], list[list[int]], list[int]]:
+    """By row, the cell (index in reading order) and the column of each digit, by column,
+    the row of each digit, and the digits in reading order: remembered, as a candidate's
+    repairs keep its square."""
     n = len(solution)
     at = [[0] * (n + 1) for _ in range(n)]
+    column_of = [[0] * (n + 1) for _ in range(n)]
     row_of = [[0] * (n + 1) for _ in range(n)]
     for r, row in enumerate(solution):
         for c, d in enumerate(row):
             at[r][d] = r * n + c
+            column_of[r][d] = c
             row_of[c][d] = r
-    return at, row_of
+    return at, column_of, row_of, [d for row in solution for d in row]
 
 
 def _tier_one(puzzle: Puzzle) -> bool | None:

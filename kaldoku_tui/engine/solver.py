@@ -456,7 +456,7 @@ def _propagate(
     looked: set[int] = set()  # cells whose lines are yet to be looked at for hidden singles
     # Cages to look at: those with a cell that a single or a line changed. A cage's own
     # narrowing keeps every filling it has left, so it does not bring the cage back.
-    touched = {cage_of[i] for i in changed}
+    touched = set(map(cage_of.__getitem__, changed))  # no comprehension's call of its own (3.11)
     while changed:
         batch, changed = changed, set()
         looked |= batch
@@ -520,10 +520,9 @@ def _propagate(
                     changed.add(b)
                 continue
             unions, alive, table, keeps, memo = entry
-            masks = [values[i] for i in cells]
             left = alive
-            for allowed, v, keep in zip(unions, masks, keeps):
-                for d in digits_of[allowed & ~v]:
+            for i, allowed, keep in zip(cells, unions, keeps):
+                for d in digits_of[allowed & ~values[i]]:
                     left &= keep[d]
             if left != alive:
                 if not left:
@@ -549,7 +548,8 @@ def _propagate(
                 for allowed in unions:
                     union |= allowed
                 unions = (union,) * len(cells)
-            for i, allowed, v in zip(cells, unions, masks):
+            for i, allowed in zip(cells, unions):
+                v = values[i]
                 if v & allowed != v:
                     values[i] = v & allowed
                     changed.add(i)
