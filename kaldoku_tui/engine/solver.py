@@ -434,7 +434,8 @@ def _digit(mask: int) -> int:
 
 
 def _grid(n: int, values: Values) -> Grid:
-    return tuple(tuple(_digit(values[r * n + c]) for c in range(n)) for r in range(n))
+    digits = [v.bit_length() - 1 for v in values]  # `_digit` of each, without a call per cell
+    return tuple([tuple(digits[first:first + n]) for first in range(0, n * n, n)])
 
 
 def _propagate(
