@@ -694,9 +694,7 @@ def _search(
     if 2 in counts:
         best_cell, best = counts.index(2), 2
     else:
-        open_counts = set(counts)  # no comprehension's call of its own (3.11)
-        open_counts.discard(1)
-        best = min(open_counts, default=0)
+        best = min([count for count in counts if count > 1], default=0)
         if not best:
             if values != avoid and _cages_met(layout, values, options):
                 found.append(values)
