@@ -28,8 +28,8 @@ from kaldoku_tui.engine.kinds import (HIDDEN_OPS, LEVELS, MAX_SIZE, MIN_SIZE, OP
                                       why_impossible)
 from kaldoku_tui.engine.latin import random_isotope, random_latin_square
 from kaldoku_tui.engine.puzzle import HIDDEN, Cage, Cell, Grid, Puzzle, PuzzleError, combine
-from kaldoku_tui.engine.solver import (Closed, Proof, Undecided, cage_propagation, closure, closure_since, rival,
-                                      rival_since)
+from kaldoku_tui.engine.solver import (DIGITS_OF, Closed, Proof, Undecided, cage_propagation, closure, closure_since,
+                                      rival, rival_since)
 from kaldoku_tui.engine.squares import (COUNTED_UP_TO, other_solution, rival_of_any_clues, square_index,
                                        squares_meeting)
 from kaldoku_tui.engine.steps import Marks
@@ -370,10 +370,21 @@ def _rival(
         return None, other_solution(puzzle, solution)
     if swaps or ops == "all" and puzzle.size <= SWAPPED_RIVALS_UP_TO:
         swapped = _swapped_rival(puzzle, lines=nodes is None and ops == "all" and puzzle.size <= SWAPPED_RIVALS_UP_TO)
-        if swapped is not None and all(cage.met_by(swapped) for cage in puzzle.cages
-                                       if any(solution[r][c] != swapped[r][c] for r, c in cage.cells)):
+        if swapped is not None and _changed_cages_met(puzzle, solution, swapped):
             return None, swapped
     return rival(puzzle, solution, nodes, proof)
+
+
+def _changed_cages_met(puzzle: Puzzle, solution: Grid, other: Grid) -> bool:
+    """Whether `other` meets the clue of every cage of `puzzle` where it differs from `solution`
+    (written out: a generator expression per cage cost more than the check)."""
+    for cage in puzzle.cages:
+        for r, c in cage.cells:
+            if solution[r][c] != other[r][c]:
+                if not cage.met_by(other):
+                    return False
+                break
+    return True
 
 
 def _rival_nodes(size: int, ops: str) -> int | None:
@@ -932,10 +943,13 @@ def _swapped_rival(puzzle: Puzzle, lines: bool = False) -> Grid | None:
     cage_at = [0] * (n * n)
     digits = [0] * len(puzzle.cages)  # by cage, the digits it holds as a bitmask
     for k, cage in enumerate(puzzle.cages):
+        held = 0
         for r, c in cage.cells:
             cage_at[r * n + c] = k
-            digits[k] |= 1 << solution[r][c]
-    at, row_of = _places(solution)
+            held |= 1 << solution[r][c]
+        digits[k] = held
+    held_at = [digits[k] for k in cage_at]  # by cell, the digits its cage holds
+    at, column_of, row_of, flat = _places(solution)
     # By digit pair x < y, the rows (bitmask) where the x's cage holds a y and the y's cage
     # an x: a balanced cycle holds x and y in every cage it meets, so it keeps to them.
     both_rows: dict[tuple[int, int], int] = {}
@@ -944,25 +958,22 @@ def _swapped_rival(puzzle: Puzzle, lines: bool = False) -> Grid | None:
     across = [0] * (n * n) if lines else []
     down = [0] * (n * n) if lines else []
     for r, row in enumerate(solution):
+        at_r, first = at[r], r * n
         for c, x in enumerate(row):
-            larger = digits[cage_at[r * n + c]] >> x + 1
-            y = x
-            while larger:
-                y += 1
-                if larger & 1:
-                    i = at[r][y]
-                    if digits[cage_at[i]] >> x & 1:
-                        both_rows[x, y] = both_rows.get((x, y), 0) | 1 << r
-                        if lines:
-                            other = i - r * n
-                            across[c * n + other if c < other else other * n + c] |= 1 << r
+            for y in DIGITS_OF[held_at[first + c] & -(2 << x)]:  # the larger digits x's cage holds
+                i = at_r[y]
+                if held_at[i] >> x & 1:
+                    both_rows[x, y] = both_rows.get((x, y), 0) | 1 << r
                     if lines:
-                        below = row_of[c][y]
-                        if digits[cage_at[below * n + c]] >> x & 1:
-                            down[r * n + below if r < below else below * n + r] |= 1 << c
-                larger >>= 1
-    for x, y in sorted(pair for pair, rows in both_rows.items() if rows & (rows - 1)):
-        rows = both_rows[x, y]
+                        other = i - first
+                        across[c * n + other if c < other else other * n + c] |= 1 << r
+                if lines:
+                    below = row_of[c][y]
+                    if held_at[below * n + c] >> x & 1:
+                        down[r * n + below if r < below else below * n + r] |= 1 << c
+    for (x, y), rows in sorted(both_rows.items()):
+        if not rows & (rows - 1):
+            continue
         seen = 0
         for start in range(n):
             if seen >> start & 1 or not rows >> start & 1:
@@ -989,8 +1000,7 @@ def _swapped_rival(puzzle: Puzzle, lines: bool = False) -> Grid | None:
         rows_able = [(k, places) for k, places in enumerate(down) if _THREE_OR_MORE[places]]
         columns_able = [(k, places) for k, places in enumerate(across) if _THREE_OR_MORE[places]]
         if rows_able or columns_able:
-            flat = [d for row in solution for d in row]
-            return ((_swapped_lines(flat, n, rows_able, cage_at, [[i % n for i in cells] for cells in at], True)
+            return ((_swapped_lines(flat, n, rows_able, cage_at, column_of, True)
                      if rows_able else None)
                     or _swapped_lines(flat, n, columns_able, cage_at, row_of, False))
     return None
@@ -1051,17 +1061,20 @@ def _swapped_lines(
 
 
 @lru_cache(maxsize=16)
-def _places(solution: Grid) -> tuple[list[list[int]], list[list[int]]]:
-    """By row, the cell (index in reading order) of each digit, and by column, the row of
-    each digit: remembered, as a candidate's repairs keep its square."""
+def _places(solution: Grid) -> tuple[list[list[int]], list[list[int]], list[list[int]], list[int]]:
+    """By row, the cell (index in reading order) and the column of each digit, by column,
+    the row of each digit, and the digits in reading order: remembered, as a candidate's
+    repairs keep its square."""
     n = len(solution)
     at = [[0] * (n + 1) for _ in range(n)]
+    column_of = [[0] * (n + 1) for _ in range(n)]
     row_of = [[0] * (n + 1) for _ in range(n)]
     for r, row in enumerate(solution):
         for c, d in enumerate(row):
             at[r][d] = r * n + c
+            column_of[r][d] = c
             row_of[c][d] = r
-    return at, row_of
+    return at, column_of, row_of, [d for row in solution for d in row]
 
 
 def _tier_one(puzzle: Puzzle) -> bool | None:

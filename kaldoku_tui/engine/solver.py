@@ -434,7 +434,8 @@ def _digit(mask: int) -> int:
 
 
 def _grid(n: int, values: Values) -> Grid:
-    return tuple(tuple(_digit(values[r * n + c]) for c in range(n)) for r in range(n))
+    digits = [v.bit_length() - 1 for v in values]  # `_digit` of each, without a call per cell
+    return tuple([tuple(digits[first:first + n]) for first in range(0, n * n, n)])
 
 
 def _propagate(
@@ -444,6 +445,7 @@ def _propagate(
     With `whole`, a tabled cage's cells keep the digits of its fillings as a whole, not
     cell by cell. `changed` holds every cell changed since the board last met the rules
     (every caller's board did, or all its cells are given): the rest are not looked at.
+    `changed` itself is only read (a search passes one set to every branch).
 
     Any order reaches the same values and fillings, since each rule only narrows and
     each change brings back the rules that look at the changed cell: the rules are
@@ -455,7 +457,7 @@ def _propagate(
     looked: set[int] = set()  # cells whose lines are yet to be looked at for hidden singles
     # Cages to look at: those with a cell that a single or a line changed. A cage's own
     # narrowing keeps every filling it has left, so it does not bring the cage back.
-    touched = {cage_of[i] for i in changed}
+    touched = set(map(cage_of.__getitem__, changed))  # no comprehension's call of its own (3.11)
     while changed:
         batch, changed = changed, set()
         looked |= batch
@@ -519,10 +521,9 @@ def _propagate(
                     changed.add(b)
                 continue
             unions, alive, table, keeps, memo = entry
-            masks = [values[i] for i in cells]
             left = alive
-            for allowed, v, keep in zip(unions, masks, keeps):
-                for d in digits_of[allowed & ~v]:
+            for i, allowed, keep in zip(cells, unions, keeps):
+                for d in digits_of[allowed & ~values[i]]:
                     left &= keep[d]
             if left != alive:
                 if not left:
@@ -530,10 +531,15 @@ def _propagate(
                 # A digit stays in a cell while some filling left puts it there.
                 found = memo.get(left)
                 if found is None:
-                    found = tuple([
-                        sum([bits[d] for d in digits_of[allowed] if left & keep[d] != left])
-                        for allowed, keep in zip(unions, keeps)
-                    ])
+                    # Loops, not comprehensions: each of those was a call of its own (3.11).
+                    kept_unions = []
+                    for allowed, keep in zip(unions, keeps):
+                        union = 0
+                        for d in digits_of[allowed]:
+                            if left & keep[d] != left:
+                                union |= bits[d]
+                        kept_unions.append(union)
+                    found = tuple(kept_unions)
                     if len(memo) < MEMO_LIMIT:
                         memo[left] = found
                 unions = found
@@ -543,7 +549,8 @@ def _propagate(
                 for allowed in unions:
                     union |= allowed
                 unions = (union,) * len(cells)
-            for i, allowed, v in zip(cells, unions, masks):
+            for i, allowed in zip(cells, unions):
+                v = values[i]
                 if v & allowed != v:
                     values[i] = v & allowed
                     changed.add(i)
@@ -704,19 +711,28 @@ def _search(
         cells = layout.cage_cells[best_cage]
         chosen = options[best_cage]
         assert chosen is not None  # best_cage was picked among the cages with a table
-        branches = [list(zip(cells, filling)) for filling in _fillings_left(chosen)]
+        branches = _fillings_left(chosen)
         if avoid is not None:
-            branches.sort(key=lambda placed: not all(avoid[i] == bit for i, bit in placed))
-    else:
-        v = values[best_cell]
-        first = avoid[best_cell] & v if avoid is not None else 0
-        branches = [[(best_cell, first)]] if first else []
-        branches += [[(best_cell, _BITS[d])] for d in DIGITS_OF[v & ~first]]
-    for placed in branches:
+            branches.sort(key=lambda filling: not all(avoid[i] == bit for i, bit in zip(cells, filling)))
+        placed = set(cells)  # _propagate reads it, every branch alike
+        for filling in branches:
+            trial, trial_options = values[:], options[:]
+            for i, bit in zip(cells, filling):
+                trial[i] = bit
+            if _propagate(layout, trial, trial_options, placed):
+                _search(layout, trial, trial_options, limit, found, avoid, left, proof)
+                if len(found) >= limit:
+                    return
+        return
+    v = values[best_cell]
+    first = avoid[best_cell] & v if avoid is not None else 0
+    bits = [first] if first else []
+    bits += [_BITS[d] for d in DIGITS_OF[v & ~first]]
+    placed = {best_cell}
+    for bit in bits:
         trial, trial_options = values[:], options[:]
-        for i, bit in placed:
-            trial[i] = bit
-        if _propagate(layout, trial, trial_options, {i for i, _ in placed}):
+        trial[best_cell] = bit
+        if _propagate(layout, trial, trial_options, placed):
             _search(layout, trial, trial_options, limit, found, avoid, left, proof)
             if len(found) >= limit:
                 return
