@@ -239,7 +239,10 @@ def cage_propagation(puzzle: Puzzle, by_cell: bool = True) -> Callable[[Values, 
     def full() -> Options:
         """Every cage's full table, made when first needed: a board `_opened` left needs none."""
         if not tables:
-            tables.append([_bit_table(layout.size, cage) for cage in layout.cages])
+            tables.append([
+                _form_bits(layout.size, shape_of(cage.cells), cage.op, cage.target) if table is None else table
+                for cage, table in zip(layout.cages, layout.tables)
+            ])
         return tables[0]
 
     if not remembered:
@@ -365,20 +368,12 @@ def _opened_under(layout: _Layout, values: Values, whole: bool) -> Settled | Non
 
 
 @lru_cache(maxsize=4096)
-def _bit_table(n: int, cage: Cage) -> Pairs | Listed:
-    """The fillings of `cage`, every one left, as the propagation keeps them; remembered
-    by cage too, since each search starts from every cage's table (a fifth as long)."""
-    return _form_bits(n, shape_of(cage.cells), cage.op, cage.target)
-
-
-@lru_cache(maxsize=4096)
 def _form_bits(n: int, shape: Shape, op: str, target: int) -> Pairs | Listed:
-    """_bit_table by the cage's form: a generator asks for cages of the same form again
-    and again, in every place on the board."""
+    """The fillings of a cage of this form, every one left, as the propagation keeps them:
+    a generator asks for cages of the same form again and again, in every place on the board."""
     return _entry(fillings(n, Cage(shape, op, target)), len(shape))
 
 
-forget_with_tables(_bit_table.cache_clear)
 forget_with_tables(_form_bits.cache_clear)
 forget_with_tables(_cage_form.cache_clear)
 forget_with_tables(_layout_of.cache_clear)
