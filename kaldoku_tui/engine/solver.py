@@ -72,6 +72,8 @@ class _Layout:
     cages: tuple[Cage, ...]
     cage_cells: tuple[tuple[int, ...], ...]
     cage_of: tuple[int, ...]
+    pairs: tuple[tuple[int, ...] | None, ...]
+    """Per cage, its two cells when it has two (its fillings are `Pairs`), else None."""
     tables: tuple[Pairs | Listed | None, ...] = field(compare=False)
     """Per cage, its full table (every filling left); None beyond TABLE_CELLS."""
     opened: dict[bool, Settled | None] = field(default_factory=dict, compare=False)
@@ -294,6 +296,7 @@ def _layout_of(n: int, cages: tuple[Cage, ...]) -> _Layout:
         cages=cages,
         cage_cells=cage_cells,
         cage_of=tuple(cage_of),
+        pairs=tuple([cells if len(cells) == 2 else None for cells in cage_cells]),
         tables=tables,
     )
 
@@ -389,6 +392,13 @@ DIGITS_OF = tuple(tuple(d for d in range(1, MAX_SIZE + 1) if mask >> d & 1) for 
 _LONE = tuple(mask & (mask - 1) == 0 for mask in range(1 << (MAX_SIZE + 1)))
 """Whether a mask holds at most one digit, looked up: a bool tests faster than an int's AND."""
 
+_HOLDING = tuple(
+    ((False,) * bit + (True,) * bit) * ((1 << MAX_SIZE) // bit) if bit in _BITS else ()
+    for bit in range(1 << (MAX_SIZE + 1))
+)
+"""By a digit's one-bit mask, whether each mask holds it, looked up: a solved cell's peers are
+tested for its digit, and a bool from a table tests faster than an int's AND."""
+
 _DIGIT_COUNT = tuple(mask.bit_count() for mask in range(1 << (MAX_SIZE + 1)))
 """How many digits a mask holds, looked up: the search counts every cell's at each node."""
 
@@ -446,8 +456,8 @@ def _propagate(
     each change brings back the rules that look at the changed cell: the rules are
     written out here, in one loop, because this is where the solvers spend their time."""
     peers, lines, line_sets, cage_of = layout.peers, layout.lines, layout.line_sets, layout.cage_of
-    cage_cells, n = layout.cage_cells, layout.size
-    digits_of, bits, single = DIGITS_OF, _BITS, _LONE
+    cage_cells, pairs, n = layout.cage_cells, layout.pairs, layout.size
+    digits_of, bits, single, holding = DIGITS_OF, _BITS, _LONE, _HOLDING
     full = (1 << n + 1) - 2  # every digit
     looked: set[int] = set()  # cells whose lines are yet to be looked at for hidden singles
     # Cages to look at: those with a cell that a single or a line changed. A cage's own
@@ -460,10 +470,10 @@ def _propagate(
         for i in batch:
             v = values[i]
             if single[v]:
+                holds = holding[v]
                 for p in peers[i]:
-                    w = values[p]
-                    if w & v:
-                        w ^= v
+                    if holds[values[p]]:
+                        w = values[p] ^ v
                         if not w:
                             return False
                         values[p] = w
@@ -471,18 +481,11 @@ def _propagate(
                         touched.add(cage_of[p])
         for k in dirty:
             entry = options[k]
-            if entry is None:
-                # Bounds are not settled by one look: the cage looks again after its own changes.
-                if not _narrow_cage(layout, k, values, options, changed):
-                    return False
-                if options[k] is None and not changed.isdisjoint(cage_cells[k]):
-                    touched.add(k)
-                continue
-            cells = cage_cells[k]
-            if len(entry) == 3:
-                a, b = cells
+            pair = pairs[k]
+            if pair is not None:
+                a, b = pair
                 va, vb = values[a], values[b]
-                (ua, ub), table, memo = entry
+                (ua, ub), table, memo = entry  # type: ignore[misc]  # a two-cell cage's are Pairs
                 xa, xb = va & ua, vb & ub
                 if xa != ua or xb != ub:  # a cell lost a digit some pair puts there
                     # Filtering the pairs left by the masks is filtering the form's table by them.
@@ -491,10 +494,10 @@ def _propagate(
                     if narrowed is None:
                         kept = []
                         ua = ub = 0
-                        for pair in table:
-                            da, db = pair
+                        for filling in table:
+                            da, db = filling
                             if da & va and db & vb:
-                                kept.append(pair)
+                                kept.append(filling)
                                 ua |= da
                                 ub |= db
                         narrowed = ((ua, ub), tuple(kept), memo) if kept else ()
@@ -515,7 +518,15 @@ def _propagate(
                     values[b] = xb
                     changed.add(b)
                 continue
-            unions, alive, table, keeps, memo = entry
+            if entry is None:
+                # Bounds are not settled by one look: the cage looks again after its own changes.
+                if not _narrow_cage(layout, k, values, options, changed):
+                    return False
+                if options[k] is None and not changed.isdisjoint(cage_cells[k]):
+                    touched.add(k)
+                continue
+            cells = cage_cells[k]
+            unions, alive, table, keeps, memo = entry  # type: ignore[misc]  # a larger cage's are Listed
             left = alive
             for i, allowed, keep in zip(cells, unions, keeps):
                 for d in digits_of[allowed & ~values[i]]:
