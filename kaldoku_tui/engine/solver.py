@@ -392,10 +392,7 @@ DIGITS_OF = tuple(tuple(d for d in range(1, MAX_SIZE + 1) if mask >> d & 1) for 
 _LONE = tuple(mask & (mask - 1) == 0 for mask in range(1 << (MAX_SIZE + 1)))
 """Whether a mask holds at most one digit, looked up: a bool tests faster than an int's AND."""
 
-_HOLDING = tuple(
-    ((False,) * bit + (True,) * bit) * ((1 << MAX_SIZE) // bit) if bit in _BITS else ()
-    for bit in range(1 << (MAX_SIZE + 1))
-)
+_HOLDING = {bit: ((False,) * bit + (True,) * bit) * ((1 << MAX_SIZE) // bit) for bit in _BITS}
 """By a digit's one-bit mask, whether each mask holds it, looked up: a solved cell's peers are
 tested for its digit, and a bool from a table tests faster than an int's AND."""
 
