@@ -526,8 +526,10 @@ def _propagate(
             unions, alive, table, keeps, memo = entry  # type: ignore[misc]  # a larger cage's are Listed
             left = alive
             for i, allowed, keep in zip(cells, unions, keeps):
-                for d in digits_of[allowed & ~values[i]]:
-                    left &= keep[d]
+                lost = allowed & ~values[i]
+                if lost:
+                    for d in digits_of[lost]:
+                        left &= keep[d]
             if left != alive:
                 if not left:
                     return False
