@@ -470,7 +470,8 @@ def _propagate(
                 holds = holding[v]
                 for p in peers[i]:
                     if holds[values[p]]:
-                        w = values[p] ^ v
+                        # v is one of its digits: ints' + and - are specialised by CPython 3.11, ^ and | are not
+                        w = values[p] - v
                         if not w:
                             return False
                         values[p] = w
@@ -486,7 +487,7 @@ def _propagate(
                 xa, xb = va & ua, vb & ub
                 if xa != ua or xb != ub:  # a cell lost a digit some pair puts there
                     # Filtering the pairs left by the masks is filtering the form's table by them.
-                    key = xa << 16 | xb
+                    key = xa * 65536 + xb  # not xa << 16 | xb, for the same reason
                     narrowed: Pairs | tuple[()] | None = memo.get(key)
                     if narrowed is None:
                         kept = []
@@ -526,7 +527,7 @@ def _propagate(
             unions, alive, table, keeps, memo = entry  # type: ignore[misc]  # a larger cage's are Listed
             left = alive
             for i, allowed, keep in zip(cells, unions, keeps):
-                lost = allowed & ~values[i]
+                lost = allowed - (allowed & values[i])
                 if lost:
                     for d in digits_of[lost]:
                         left &= keep[d]
@@ -542,7 +543,7 @@ def _propagate(
                         union = 0
                         for d in digits_of[allowed]:
                             if left & keep[d] != left:
-                                union |= bits[d]
+                                union += bits[d]
                         kept_unions.append(union)
                     found = tuple(kept_unions)
                     if len(memo) < MEMO_LIMIT:
@@ -578,13 +579,13 @@ def _propagate(
                 for i in cells:
                     v = values[i]
                     if single[v]:
-                        solved |= v
+                        solved += v  # the solved cells of a line hold different digits
                     else:
                         twice |= once & v
                         once |= v
-            if once | solved != full:
+            if once + solved != full:  # solved digits are in no open cell
                 return False
-            lone = once ^ twice
+            lone = once - twice
             if lone:  # each digit of `lone` is in one cell: stop once all are found
                 for i in cells:
                     v = values[i]
@@ -596,7 +597,7 @@ def _propagate(
                             values[i] = here
                             changed.add(i)
                             touched.add(cage_of[i])
-                        lone ^= here
+                        lone -= here
                         if not lone:
                             break
         looked = set()
