@@ -41,7 +41,6 @@ def singles_allowed(size: int, cages: Sequence[Cage], more: int) -> bool:
 Block = tuple[Cell, ...]
 
 _cells_of = attrgetter("cells")
-_op_of = attrgetter("op")
 
 
 DOMINOES_IN_FOUR = 3
@@ -183,11 +182,9 @@ def make_cages(
         raise PuzzleError(f"operator set must be one of {', '.join(OP_SETS)}, not {ops!r}")
     n = len(solution)
     hidden = ops in HIDDEN_OPS
-    used = dict.fromkeys("=+-*/", 0)
-    if others:
-        dealt = list(map(_op_of, others))
-        for op in used:
-            used[op] = dealt.count(op)
+    used = dict.fromkeys("=+-*/?", 0)  # a hidden clue's cage counts as none of them
+    for other in others:  # written out: a count of each operation cost twice as much
+        used[other.op] += 1
     dominoes = _domino_clues(n, ops, easiest)
     large = _large_ops(ops)
     domino_widths = _domino_widths(n) if widest else ()
@@ -197,11 +194,12 @@ def make_cages(
     count_of = used.__getitem__
     choices: Sequence[str]
     for block in blocks:
-        if len(block) == 2:
+        cells = len(block)
+        if cells == 2:
             (r1, c1), (r2, c2) = block
             one, two = solution[r1][c1], solution[r2][c2]
             choices, clues = dominoes[one][two]
-        elif len(block) == 1:
+        elif cells == 1:
             (r, c), = block
             used["="] += 1
             cages.append(trusted(block, "=", solution[r][c]))
@@ -213,7 +211,7 @@ def make_cages(
             fewest = min(map(count_of, choices))
             choices = [op for op in choices if used[op] == fewest]
             if widest and len(choices) > 1:
-                if len(block) == 2:
+                if cells == 2:
                     widths = domino_widths[one][two]
                     most = max(map(widths.__getitem__, choices))
                     choices = [op for op in choices if widths[op] == most]
@@ -225,7 +223,7 @@ def make_cages(
             draw, pick = divmod(draw, DIGITS_OF_FOUR)
             op = choices[pick % len(choices)]
         used[op] += 1
-        if len(block) == 2:
+        if cells == 2:
             target = clues[op]
         else:  # + or ×
             target = sum(held) if op == "+" else prod(held)

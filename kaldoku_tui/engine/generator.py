@@ -941,56 +941,60 @@ def _swapped_rival(puzzle: Puzzle, lines: bool = False) -> Grid | None:
     solution = puzzle.solution
     assert solution is not None  # generated puzzles carry their solution
     cage_at = [0] * (n * n)
-    digits = [0] * len(puzzle.cages)  # by cage, the digits it holds as a bitmask
+    held_of = []  # by cage, the digits it holds as a bitmask
     for k, cage in enumerate(puzzle.cages):
         held = 0
         for r, c in cage.cells:
             cage_at[r * n + c] = k
             held |= 1 << solution[r][c]
-        digits[k] = held
-    held_at = [digits[k] for k in cage_at]  # by cell, the digits its cage holds
+        held_of.append(held)
+    held_at = [held_of[k] for k in cage_at]  # by cell, the digits its cage holds
     at, column_of, row_of, flat = _places(solution)
-    # By digit pair x < y, the rows (bitmask) where the x's cage holds a y and the y's cage
-    # an x: a balanced cycle holds x and y in every cage it meets, so it keeps to them.
-    both_rows: dict[tuple[int, int], int] = {}
+    # By digit pair x < y (at x * 16 + y), the rows (bitmask) where the x's cage holds a y and
+    # the y's cage an x: a balanced cycle holds x and y in every cage it meets, so it keeps to them.
+    both_rows = [0] * (16 * n + 16)
     # With `lines`, the same by two columns (at first * n + second: the rows where such an x
     # and y meet) and by two rows (the columns): a swap of two lines keeps to those places.
     across = [0] * (n * n) if lines else []
     down = [0] * (n * n) if lines else []
+    first = 0
     for r, row in enumerate(solution):
-        at_r, first = at[r], r * n
+        at_r, bit = at[r], 1 << r
         for c, x in enumerate(row):
             for y in DIGITS_OF[held_at[first + c] & -(2 << x)]:  # the larger digits x's cage holds
                 i = at_r[y]
                 if held_at[i] >> x & 1:
-                    both_rows[x, y] = both_rows.get((x, y), 0) | 1 << r
+                    both_rows[x * 16 + y] |= bit
                     if lines:
                         other = i - first
-                        across[c * n + other if c < other else other * n + c] |= 1 << r
+                        across[c * n + other if c < other else other * n + c] |= bit
                 if lines:
                     below = row_of[c][y]
                     if held_at[below * n + c] >> x & 1:
                         down[r * n + below if r < below else below * n + r] |= 1 << c
-    for (x, y), rows in sorted(both_rows.items()):
+        first += n
+    for x, y in _DIGIT_PAIRS[n]:
+        rows = both_rows[x * 16 + y]
         if not rows & (rows - 1):
             continue
         seen = 0
         for start in range(n):
             if seen >> start & 1 or not rows >> start & 1:
                 continue
-            balance: dict[int, int] = {}
+            # By cage k, the x's less the y's of the cycle in it, as the digit at 32**k: all
+            # nought only when the sum is (each is at most n ≤ 9 either way).
+            balance = 0
             cycle: list[int] = []
             r = start
             while rows >> r & 1:
                 seen |= 1 << r
                 at_x, at_y = at[r][x], at[r][y]
-                balance[cage_at[at_x]] = balance.get(cage_at[at_x], 0) + 1
-                balance[cage_at[at_y]] = balance.get(cage_at[at_y], 0) - 1
+                balance += (1 << 5 * cage_at[at_x]) - (1 << 5 * cage_at[at_y])
                 cycle += (at_x, at_y)
                 r = row_of[at_y % n][x]
                 if r == start:
                     break
-            if rows >> r & 1 and not any(balance.values()):
+            if rows >> r & 1 and not balance:
                 swapped = [list(row) for row in solution]
                 for i in cycle:
                     r, c = divmod(i, n)
@@ -1005,6 +1009,9 @@ def _swapped_rival(puzzle: Puzzle, lines: bool = False) -> Grid | None:
                     or _swapped_lines(flat, n, columns_able, cage_at, row_of, False))
     return None
 
+
+_DIGIT_PAIRS = tuple(tuple((x, y) for x in range(1, n + 1) for y in range(x + 1, n + 1)) for n in range(MAX_SIZE + 1))
+"""By board size, the pairs of digits x < y in increasing order."""
 
 _THREE_OR_MORE = tuple(mask.bit_count() > 2 for mask in range(1 << MAX_SIZE))
 """Whether a mask of places in a line holds three or more."""
