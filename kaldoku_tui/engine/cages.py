@@ -33,10 +33,15 @@ given cell is a sixteenth of a 4×4); 3×3 has no limit, being too small to need
 def singles_allowed(size: int, cages: Sequence[Cage], more: int) -> bool:
     """Whether `more` single-cell cages, made by splitting one of `cages`, keep a board
     within MAX_SINGLE_SHARE (MAX_SMALL_SINGLES on a small board)."""
-    singles = list(map(len, map(_cells_of, cages))).count(1)
     if size < SINGLES_FROM:
-        return size <= 3 or singles + more <= MAX_SMALL_SINGLES
-    return singles + more <= MAX_SINGLE_SHARE * (len(cages) + 1)
+        if size <= 3:
+            return True
+        most: float = MAX_SMALL_SINGLES
+        if more > most:  # told without counting: two more on a small board
+            return False
+    else:
+        most = MAX_SINGLE_SHARE * (len(cages) + 1)
+    return list(map(len, map(_cells_of, cages))).count(1) + more <= most
 
 Block = tuple[Cell, ...]
 
@@ -301,7 +306,9 @@ def _split_cells(cells: Block, rng: random.Random, smallest: int = 1) -> list[Bl
     From each cell a part is grown, a neighbour at a time at random; of the parts found
     whose rest is connected, one is chosen. Cells are by their place in `cells` (reading
     order), a part a bit mask of them."""
-    links = shape_links(_shape_at(cells))
+    shape = _shape_at(cells)
+    links = shape_links(shape)
+    connected = _connected_masks(shape)
     count = len(cells)
     every = (1 << count) - 1
     radix = one_of_up_to(count)  # of every choice below: fewer than `count` cells or parts
@@ -320,7 +327,7 @@ def _split_cells(cells: Block, rng: random.Random, smallest: int = 1) -> list[Bl
                 part |= 1 << cell
                 near |= links[cell]
             else:
-                if linked(every & ~part, links):
+                if connected >> (every & ~part) & 1:
                     found.add(part)
         if found:
             parts = sorted(found)
@@ -342,6 +349,14 @@ def shape_links(shape: tuple[Cell, ...]) -> tuple[int, ...]:
     """By its place in `shape`, each cell's neighbours in it as a bit mask of their places."""
     place = {cell: i for i, cell in enumerate(shape)}
     return tuple(sum(1 << place[nb] for nb in _adjacent(cell) if nb in place) for cell in shape)
+
+
+@lru_cache(maxsize=4096)
+def _connected_masks(shape: tuple[Cell, ...]) -> int:
+    """The masks of places in `shape` whose cells are connected, as the bits of one number:
+    looked up, as splits ask of the same few shapes again and again."""
+    links = shape_links(shape)
+    return sum(1 << mask for mask in range(1, 1 << len(shape)) if linked(mask, links))
 
 
 @lru_cache(maxsize=4096)
