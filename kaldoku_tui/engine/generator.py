@@ -475,8 +475,7 @@ def _recut_pair(puzzle: Puzzle, cages: list[Cage], other: Grid, rng: random.Rand
     take: only moving its wall removes it.)"""
     solution = puzzle.solution
     assert solution is not None  # generated puzzles carry their solution
-    at = puzzle.cage_indices
-    beside = beside_cells(puzzle.size)
+    at, every = puzzle.cage_indices, puzzle.cages
     # The cuts in turn, pair of cages by pair: each pair with its cuts (`_pair_cuts`), and where
     # its cuts end in the count of them all. A repair tries one or two of some forty, so a
     # cut's cells are worked out only when it is tried.
@@ -488,10 +487,8 @@ def _recut_pair(puzzle: Puzzle, cages: list[Cage], other: Grid, rng: random.Rand
         room = MAX_CELLS - len(cells)
         if room < 2:  # no neighbour of two or more cells fits
             continue
-        near = {at[nb] for cell in cells for nb in beside[cell]}
-        near.discard(at[cells[0]])
-        for k in sorted(near):  # the cages are in order of their cells
-            neighbour = puzzle.cages[k]
+        for k in sorted({at[nb] for nb in _border(puzzle.size, cells)}):  # the cages are in order of their cells
+            neighbour = every[k]
             if 2 <= len(neighbour.cells) <= room:
                 cuts = _pair_cuts(cells, neighbour.cells)
                 if cuts[0]:
@@ -501,17 +498,25 @@ def _recut_pair(puzzle: Puzzle, cages: list[Cage], other: Grid, rng: random.Rand
     for pick in in_random_order(list(range(count)), rng):
         k = bisect_right(ends, pick)
         cage, neighbour, (shapes, top, left) = pairs[k]
-        part, rest = ([(r + top, c + left) for r, c in shape] for shape in shapes[pick - ends[k] + len(shapes)])
-        others = [c for c in puzzle.cages if c is not cage and c is not neighbour]
+        part, rest = (tuple([(r + top, c + left) for r, c in shape]) for shape in shapes[pick - ends[k] + len(shapes)])
+        others = [c for c in every if c is not cage and c is not neighbour]
         if ops == "mul":  # × alone has one clue for any cells: seen without dealing
             if all(_product(other, cells) == _product(solution, cells) for cells in (part, rest)):
                 continue
-            halves = [Cage.trusted(tuple(cells), "*", _product(solution, cells)) for cells in (part, rest)]
+            halves = [Cage.trusted(cells, "*", _product(solution, cells)) for cells in (part, rest)]
             return Puzzle.trusted(puzzle.size, others + halves, solution)
-        halves = make_cages([tuple(part), tuple(rest)], solution, rng, ops, others)
+        halves = make_cages([part, rest], solution, rng, ops, others)
         if not all(half.met_by(other) for half in halves):
             return Puzzle.trusted(puzzle.size, others + halves, solution)
     return None
+
+
+@lru_cache(maxsize=4096)
+def _border(n: int, cells: tuple[Cell, ...]) -> tuple[Cell, ...]:
+    """The cells of the n×n board beside `cells` and not among them: remembered, as a
+    candidate's repairs look around the same cages again."""
+    beside = beside_cells(n)
+    return tuple({nb: None for cell in cells for nb in beside[cell] if nb not in cells})
 
 
 def _product(grid: Grid, cells: Iterable[Cell]) -> int:
