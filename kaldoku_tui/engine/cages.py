@@ -212,21 +212,27 @@ def make_cages(
         else:
             choices = large
             held = [solution[r][c] for r, c in block]
-        if len(choices) > 1:
-            fewest = min(map(count_of, choices))
-            choices = [op for op in choices if used[op] == fewest]
-            if widest and len(choices) > 1:
-                if cells == 2:
-                    widths = domino_widths[one][two]
-                    most = max(map(widths.__getitem__, choices))
-                    choices = [op for op in choices if widths[op] == most]
-                else:
-                    choices = _widest(n, _shape_at(block), tuple(held), tuple(choices))
         if len(choices) == 1:
             op = choices[0]
         else:
-            draw, pick = divmod(draw, DIGITS_OF_FOUR)
-            op = choices[pick % len(choices)]
+            counts = list(map(count_of, choices))
+            fewest = min(counts)
+            if counts.count(fewest) == 1:  # most often: one used least, taken without a list of them
+                op = choices[counts.index(fewest)]
+            else:
+                choices = [op for op in choices if used[op] == fewest]
+                if widest:
+                    if cells == 2:
+                        widths = domino_widths[one][two]
+                        most = max(map(widths.__getitem__, choices))
+                        choices = [op for op in choices if widths[op] == most]
+                    else:
+                        choices = _widest(n, _shape_at(block), tuple(held), tuple(choices))
+                if len(choices) == 1:
+                    op = choices[0]
+                else:
+                    draw, pick = divmod(draw, DIGITS_OF_FOUR)
+                    op = choices[pick % len(choices)]
         used[op] += 1
         if cells == 2:
             target = clues[op]
