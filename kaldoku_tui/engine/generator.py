@@ -1483,10 +1483,6 @@ def _split_one(
     # A split makes two single cells of a domino, at most one of a larger cage.
     one = singles_allowed(puzzle.size, puzzle.cages, 1)
     two = one and singles_allowed(puzzle.size, puzzle.cages, 2)
-
-    def smallest(cage: Cage) -> int:
-        return 1 if (two if len(cage.cells) == 2 else one) else 2
-
     # A domino splits only into single cells; a larger cage into parts of at least two when
     # no single cell is allowed.
     large = 2 if one else 4
@@ -1494,13 +1490,13 @@ def _split_one(
     solution = puzzle.solution
     assert solution is not None  # generated puzzles carry their solution
     while splittable:
-        largest = max(len(cage.cells) for cage in splittable)
+        largest = max([len(cage.cells) for cage in splittable])
         target = rng.choice([cage for cage in splittable if len(cage.cells) == largest])
+        smallest = 1 if (two if largest == 2 else one) else 2
         rest = [cage for cage in puzzle.cages if cage is not target]
         # A split is random: a few tries to find one that leaves the rival out.
         for _ in range(1 if rival is None else RIVAL_SPLIT_TRIES):
-            halves = split_cage(target, solution, rng, ops, others=rest, easiest=easiest,
-                                smallest=smallest(target))
+            halves = split_cage(target, solution, rng, ops, others=rest, easiest=easiest, smallest=smallest)
             if halves and (rival is None or not all(half.met_by(rival) for half in halves)):
                 return Puzzle.trusted(puzzle.size, rest + halves, solution)
         splittable.remove(target)
