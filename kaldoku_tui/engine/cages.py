@@ -188,7 +188,7 @@ def make_cages(
     n = len(solution)
     hidden = ops in HIDDEN_OPS
     used = dict.fromkeys("=+-*/?", 0)  # a hidden clue's cage counts as none of them
-    for other in others:  # written out: a count of each operation cost twice as much
+    for other in others:  # written out: a count of each operation took about twice as long
         used[other.op] += 1
     dominoes = _domino_clues(n, ops, easiest)
     large = _large_ops(ops)
@@ -217,7 +217,7 @@ def make_cages(
         else:
             counts = list(map(count_of, choices))
             fewest = min(counts)
-            if counts.count(fewest) == 1:  # most often: one used least, taken without a list of them
+            if counts.count(fewest) == 1:  # one used least (7 in 10 at 5×5 extreme): no list of them
                 op = choices[counts.index(fewest)]
             else:
                 choices = [op for op in choices if used[op] == fewest]
