@@ -72,9 +72,10 @@ def random_blocks(n: int, rng: random.Random, max_cells: int = MAX_CELLS,
     picks = [0] * cells
     lone = []  # the cells alone after their turn, and by cell its pick
     coin = 4 - dominoes_in_four
+    radix = 4 * DIGITS_OF_FOUR
     for cell in order:
         if alone[cell]:
-            draw, pick = divmod(draw, 4 * DIGITS_OF_FOUR)
+            draw, pick = divmod(draw, radix)
             if pick & 3 >= coin:
                 singles = [*filter(is_alone, beside[cell])]
                 if singles:
