@@ -982,10 +982,10 @@ def _swapped_rival(puzzle: Puzzle, lines: bool = False) -> Grid | None:
         rows = both_rows[x * 16 + y]
         if not rows & (rows - 1):
             continue
-        seen = 0
-        for start in range(n):
-            if seen >> start & 1 or not rows >> start & 1:
-                continue
+        left = rows  # the rows on no cycle looked at yet
+        while left:
+            start = (left & -left).bit_length() - 1
+            seen = 0  # the rows of this cycle
             # By cage k, the x's less the y's of the cycle in it, as the digit at 32**k: all
             # nought only when the sum is (each is at most n ≤ 9 either way).
             balance = 0
@@ -999,6 +999,7 @@ def _swapped_rival(puzzle: Puzzle, lines: bool = False) -> Grid | None:
                 r = row_of[at_y % n][x]
                 if r == start:
                     break
+            left &= ~seen
             if rows >> r & 1 and not balance:
                 swapped = [list(row) for row in solution]
                 for i in cycle:
