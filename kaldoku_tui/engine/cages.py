@@ -33,15 +33,19 @@ given cell is a sixteenth of a 4×4); 3×3 has no limit, being too small to need
 def singles_allowed(size: int, cages: Sequence[Cage], more: int) -> bool:
     """Whether `more` single-cell cages, made by splitting one of `cages`, keep a board
     within MAX_SINGLE_SHARE (MAX_SMALL_SINGLES on a small board)."""
-    singles = list(map(len, map(_cells_of, cages))).count(1)
     if size < SINGLES_FROM:
-        return size <= 3 or singles + more <= MAX_SMALL_SINGLES
-    return singles + more <= MAX_SINGLE_SHARE * (len(cages) + 1)
+        if size <= 3:
+            return True
+        most: float = MAX_SMALL_SINGLES
+        if more > most:  # told without counting: two more on a small board
+            return False
+    else:
+        most = MAX_SINGLE_SHARE * (len(cages) + 1)
+    return list(map(len, map(_cells_of, cages))).count(1) + more <= most
 
 Block = tuple[Cell, ...]
 
 _cells_of = attrgetter("cells")
-_op_of = attrgetter("op")
 
 
 DOMINOES_IN_FOUR = 3
@@ -68,9 +72,10 @@ def random_blocks(n: int, rng: random.Random, max_cells: int = MAX_CELLS,
     picks = [0] * cells
     lone = []  # the cells alone after their turn, and by cell its pick
     coin = 4 - dominoes_in_four
+    radix = 4 * DIGITS_OF_FOUR
     for cell in order:
         if alone[cell]:
-            draw, pick = divmod(draw, 4 * DIGITS_OF_FOUR)
+            draw, pick = divmod(draw, radix)
             if pick & 3 >= coin:
                 singles = [*filter(is_alone, beside[cell])]
                 if singles:
@@ -183,11 +188,9 @@ def make_cages(
         raise PuzzleError(f"operator set must be one of {', '.join(OP_SETS)}, not {ops!r}")
     n = len(solution)
     hidden = ops in HIDDEN_OPS
-    used = dict.fromkeys("=+-*/", 0)
-    if others:
-        dealt = list(map(_op_of, others))
-        for op in used:
-            used[op] = dealt.count(op)
+    used = dict.fromkeys("=+-*/?", 0)  # a hidden clue's cage counts as none of them
+    for other in others:  # written out: a count of each operation took about twice as long
+        used[other.op] += 1
     dominoes = _domino_clues(n, ops, easiest)
     large = _large_ops(ops)
     domino_widths = _domino_widths(n) if widest else ()
@@ -197,11 +200,12 @@ def make_cages(
     count_of = used.__getitem__
     choices: Sequence[str]
     for block in blocks:
-        if len(block) == 2:
+        cells = len(block)
+        if cells == 2:
             (r1, c1), (r2, c2) = block
             one, two = solution[r1][c1], solution[r2][c2]
             choices, clues = dominoes[one][two]
-        elif len(block) == 1:
+        elif cells == 1:
             (r, c), = block
             used["="] += 1
             cages.append(trusted(block, "=", solution[r][c]))
@@ -209,23 +213,29 @@ def make_cages(
         else:
             choices = large
             held = [solution[r][c] for r, c in block]
-        if len(choices) > 1:
-            fewest = min(map(count_of, choices))
-            choices = [op for op in choices if used[op] == fewest]
-            if widest and len(choices) > 1:
-                if len(block) == 2:
-                    widths = domino_widths[one][two]
-                    most = max(map(widths.__getitem__, choices))
-                    choices = [op for op in choices if widths[op] == most]
-                else:
-                    choices = _widest(n, _shape_at(block), tuple(held), tuple(choices))
         if len(choices) == 1:
             op = choices[0]
         else:
-            draw, pick = divmod(draw, DIGITS_OF_FOUR)
-            op = choices[pick % len(choices)]
+            counts = list(map(count_of, choices))
+            fewest = min(counts)
+            if counts.count(fewest) == 1:  # one used least (7 in 10 at 5×5 extreme): no list of them
+                op = choices[counts.index(fewest)]
+            else:
+                choices = [op for op in choices if used[op] == fewest]
+                if widest:
+                    if cells == 2:
+                        widths = domino_widths[one][two]
+                        most = max(map(widths.__getitem__, choices))
+                        choices = [op for op in choices if widths[op] == most]
+                    else:
+                        choices = _widest(n, _shape_at(block), tuple(held), tuple(choices))
+                if len(choices) == 1:
+                    op = choices[0]
+                else:
+                    draw, pick = divmod(draw, DIGITS_OF_FOUR)
+                    op = choices[pick % len(choices)]
         used[op] += 1
-        if len(block) == 2:
+        if cells == 2:
             target = clues[op]
         else:  # + or ×
             target = sum(held) if op == "+" else prod(held)
@@ -303,7 +313,9 @@ def _split_cells(cells: Block, rng: random.Random, smallest: int = 1) -> list[Bl
     From each cell a part is grown, a neighbour at a time at random; of the parts found
     whose rest is connected, one is chosen. Cells are by their place in `cells` (reading
     order), a part a bit mask of them."""
-    links = shape_links(_shape_at(cells))
+    shape = _shape_at(cells)
+    links = shape_links(shape)
+    connected = _connected_masks(shape)
     count = len(cells)
     every = (1 << count) - 1
     radix = one_of_up_to(count)  # of every choice below: fewer than `count` cells or parts
@@ -322,7 +334,7 @@ def _split_cells(cells: Block, rng: random.Random, smallest: int = 1) -> list[Bl
                 part |= 1 << cell
                 near |= links[cell]
             else:
-                if linked(every & ~part, links):
+                if connected >> (every & ~part) & 1:
                     found.add(part)
         if found:
             parts = sorted(found)
@@ -344,6 +356,14 @@ def shape_links(shape: tuple[Cell, ...]) -> tuple[int, ...]:
     """By its place in `shape`, each cell's neighbours in it as a bit mask of their places."""
     place = {cell: i for i, cell in enumerate(shape)}
     return tuple(sum(1 << place[nb] for nb in _adjacent(cell) if nb in place) for cell in shape)
+
+
+@lru_cache(maxsize=4096)
+def _connected_masks(shape: tuple[Cell, ...]) -> int:
+    """The masks of places in `shape` whose cells are connected, as the bits of one number:
+    looked up, as splits ask of the same few shapes again and again."""
+    links = shape_links(shape)
+    return sum(1 << mask for mask in range(1, 1 << len(shape)) if linked(mask, links))
 
 
 @lru_cache(maxsize=4096)

@@ -475,8 +475,7 @@ def _recut_pair(puzzle: Puzzle, cages: list[Cage], other: Grid, rng: random.Rand
     take: only moving its wall removes it.)"""
     solution = puzzle.solution
     assert solution is not None  # generated puzzles carry their solution
-    at = puzzle.cage_indices
-    beside = beside_cells(puzzle.size)
+    at, every = puzzle.cage_indices, puzzle.cages
     # The cuts in turn, pair of cages by pair: each pair with its cuts (`_pair_cuts`), and where
     # its cuts end in the count of them all. A repair tries one or two of some forty, so a
     # cut's cells are worked out only when it is tried.
@@ -488,10 +487,8 @@ def _recut_pair(puzzle: Puzzle, cages: list[Cage], other: Grid, rng: random.Rand
         room = MAX_CELLS - len(cells)
         if room < 2:  # no neighbour of two or more cells fits
             continue
-        near = {at[nb] for cell in cells for nb in beside[cell]}
-        near.discard(at[cells[0]])
-        for k in sorted(near):  # the cages are in order of their cells
-            neighbour = puzzle.cages[k]
+        for k in sorted({at[nb] for nb in _border(puzzle.size, cells)}):  # the cages are in order of their cells
+            neighbour = every[k]
             if 2 <= len(neighbour.cells) <= room:
                 cuts = _pair_cuts(cells, neighbour.cells)
                 if cuts[0]:
@@ -501,17 +498,25 @@ def _recut_pair(puzzle: Puzzle, cages: list[Cage], other: Grid, rng: random.Rand
     for pick in in_random_order(list(range(count)), rng):
         k = bisect_right(ends, pick)
         cage, neighbour, (shapes, top, left) = pairs[k]
-        part, rest = ([(r + top, c + left) for r, c in shape] for shape in shapes[pick - ends[k] + len(shapes)])
-        others = [c for c in puzzle.cages if c is not cage and c is not neighbour]
+        part, rest = (tuple([(r + top, c + left) for r, c in shape]) for shape in shapes[pick - ends[k] + len(shapes)])
+        others = [c for c in every if c is not cage and c is not neighbour]
         if ops == "mul":  # × alone has one clue for any cells: seen without dealing
             if all(_product(other, cells) == _product(solution, cells) for cells in (part, rest)):
                 continue
-            halves = [Cage.trusted(tuple(cells), "*", _product(solution, cells)) for cells in (part, rest)]
+            halves = [Cage.trusted(cells, "*", _product(solution, cells)) for cells in (part, rest)]
             return Puzzle.trusted(puzzle.size, others + halves, solution)
-        halves = make_cages([tuple(part), tuple(rest)], solution, rng, ops, others)
+        halves = make_cages([part, rest], solution, rng, ops, others)
         if not all(half.met_by(other) for half in halves):
             return Puzzle.trusted(puzzle.size, others + halves, solution)
     return None
+
+
+@lru_cache(maxsize=4096)
+def _border(n: int, cells: tuple[Cell, ...]) -> tuple[Cell, ...]:
+    """The cells of the n×n board beside `cells` and not among them: remembered, as a
+    candidate's repairs look around the same cages again."""
+    beside = beside_cells(n)
+    return tuple({nb: None for cell in cells for nb in beside[cell] if nb not in cells})
 
 
 def _product(grid: Grid, cells: Iterable[Cell]) -> int:
@@ -941,56 +946,61 @@ def _swapped_rival(puzzle: Puzzle, lines: bool = False) -> Grid | None:
     solution = puzzle.solution
     assert solution is not None  # generated puzzles carry their solution
     cage_at = [0] * (n * n)
-    digits = [0] * len(puzzle.cages)  # by cage, the digits it holds as a bitmask
+    held_of = []  # by cage, the digits it holds as a bitmask
     for k, cage in enumerate(puzzle.cages):
         held = 0
         for r, c in cage.cells:
             cage_at[r * n + c] = k
             held |= 1 << solution[r][c]
-        digits[k] = held
-    held_at = [digits[k] for k in cage_at]  # by cell, the digits its cage holds
+        held_of.append(held)
+    held_at = [held_of[k] for k in cage_at]  # by cell, the digits its cage holds
     at, column_of, row_of, flat = _places(solution)
-    # By digit pair x < y, the rows (bitmask) where the x's cage holds a y and the y's cage
-    # an x: a balanced cycle holds x and y in every cage it meets, so it keeps to them.
-    both_rows: dict[tuple[int, int], int] = {}
+    # By digit pair x < y (at x * 16 + y), the rows (bitmask) where the x's cage holds a y and
+    # the y's cage an x: a balanced cycle holds x and y in every cage it meets, so it keeps to them.
+    both_rows = [0] * (16 * n + 16)
     # With `lines`, the same by two columns (at first * n + second: the rows where such an x
     # and y meet) and by two rows (the columns): a swap of two lines keeps to those places.
     across = [0] * (n * n) if lines else []
     down = [0] * (n * n) if lines else []
+    first = 0
     for r, row in enumerate(solution):
-        at_r, first = at[r], r * n
+        at_r, bit = at[r], 1 << r
         for c, x in enumerate(row):
             for y in DIGITS_OF[held_at[first + c] & -(2 << x)]:  # the larger digits x's cage holds
                 i = at_r[y]
                 if held_at[i] >> x & 1:
-                    both_rows[x, y] = both_rows.get((x, y), 0) | 1 << r
+                    both_rows[x * 16 + y] |= bit
                     if lines:
                         other = i - first
-                        across[c * n + other if c < other else other * n + c] |= 1 << r
+                        across[c * n + other if c < other else other * n + c] |= bit
                 if lines:
                     below = row_of[c][y]
                     if held_at[below * n + c] >> x & 1:
                         down[r * n + below if r < below else below * n + r] |= 1 << c
-    for (x, y), rows in sorted(both_rows.items()):
+        first += n
+    for x, y in _DIGIT_PAIRS[n]:
+        rows = both_rows[x * 16 + y]
         if not rows & (rows - 1):
             continue
-        seen = 0
-        for start in range(n):
-            if seen >> start & 1 or not rows >> start & 1:
-                continue
-            balance: dict[int, int] = {}
+        left = rows  # the rows on no cycle looked at yet
+        while left:
+            start = (left & -left).bit_length() - 1
+            seen = 0  # the rows of this cycle
+            # By cage k, the x's less the y's of the cycle in it, as the digit at 32**k: all
+            # nought only when the sum is (each is at most n ≤ 9 either way).
+            balance = 0
             cycle: list[int] = []
             r = start
             while rows >> r & 1:
                 seen |= 1 << r
                 at_x, at_y = at[r][x], at[r][y]
-                balance[cage_at[at_x]] = balance.get(cage_at[at_x], 0) + 1
-                balance[cage_at[at_y]] = balance.get(cage_at[at_y], 0) - 1
+                balance += (1 << 5 * cage_at[at_x]) - (1 << 5 * cage_at[at_y])
                 cycle += (at_x, at_y)
                 r = row_of[at_y % n][x]
                 if r == start:
                     break
-            if rows >> r & 1 and not any(balance.values()):
+            left &= ~seen
+            if rows >> r & 1 and not balance:
                 swapped = [list(row) for row in solution]
                 for i in cycle:
                     r, c = divmod(i, n)
@@ -1005,6 +1015,9 @@ def _swapped_rival(puzzle: Puzzle, lines: bool = False) -> Grid | None:
                     or _swapped_lines(flat, n, columns_able, cage_at, row_of, False))
     return None
 
+
+_DIGIT_PAIRS = tuple(tuple((x, y) for x in range(1, n + 1) for y in range(x + 1, n + 1)) for n in range(MAX_SIZE + 1))
+"""By board size, the pairs of digits x < y in increasing order."""
 
 _THREE_OR_MORE = tuple(mask.bit_count() > 2 for mask in range(1 << MAX_SIZE))
 """Whether a mask of places in a line holds three or more."""
@@ -1471,10 +1484,6 @@ def _split_one(
     # A split makes two single cells of a domino, at most one of a larger cage.
     one = singles_allowed(puzzle.size, puzzle.cages, 1)
     two = one and singles_allowed(puzzle.size, puzzle.cages, 2)
-
-    def smallest(cage: Cage) -> int:
-        return 1 if (two if len(cage.cells) == 2 else one) else 2
-
     # A domino splits only into single cells; a larger cage into parts of at least two when
     # no single cell is allowed.
     large = 2 if one else 4
@@ -1482,13 +1491,13 @@ def _split_one(
     solution = puzzle.solution
     assert solution is not None  # generated puzzles carry their solution
     while splittable:
-        largest = max(len(cage.cells) for cage in splittable)
+        largest = max([len(cage.cells) for cage in splittable])
         target = rng.choice([cage for cage in splittable if len(cage.cells) == largest])
+        smallest = 1 if (two if largest == 2 else one) else 2
         rest = [cage for cage in puzzle.cages if cage is not target]
         # A split is random: a few tries to find one that leaves the rival out.
         for _ in range(1 if rival is None else RIVAL_SPLIT_TRIES):
-            halves = split_cage(target, solution, rng, ops, others=rest, easiest=easiest,
-                                smallest=smallest(target))
+            halves = split_cage(target, solution, rng, ops, others=rest, easiest=easiest, smallest=smallest)
             if halves and (rival is None or not all(half.met_by(rival) for half in halves)):
                 return Puzzle.trusted(puzzle.size, rest + halves, solution)
         splittable.remove(target)
