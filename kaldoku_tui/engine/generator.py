@@ -346,9 +346,14 @@ UNREASONABLE_BLOCKS_UP_TO = 5
 unreasonable candidate (not 3): larger cages make a candidate harder from the start, and at
 5×5 most were too easy (seeds 1000..1039: 473 candidates for 40 puzzles, 404 of them too
 easy as cut or once repaired). Seeds 1000..1099, 2000..2099, 3000..3099 (callgrind, millions
-of instructions less Python's start): 5,524, 4,959, 4,912 → 4,792, 4,659, 4,997, 12.4 → 9.1
-candidates a puzzle. Not at 6×6 (seeds 1000..1011 and 2000..2011: 444, 424 → 476, 495) nor
-at 5×5 extreme (seeds 1000..1023: 4,438 → 4,882)."""
+of instructions less Python's start): 5,524, 4,959, 4,912 → 4,792, 4,659, 4,997; with
+REPAIRS_REVISITED too, 4,659, 4,233, 4,890, and 12.4, 11.7, 12.0 → 9.3, 8.5, 10.0 candidates
+a puzzle (the first seeds 1000..1299). Not at 6×6 (seeds 1000..1011 and 2000..2011: 444, 424
+→ 476, 495), nor at 5×5 extreme (seeds 1000..1023: 4,438 → 4,882). Tried and dropped at 5×5
+unreasonable: one domino (seeds 1000..1015 and 2000..2015 together: 2,024 → 1,895, with two
+1,595); then blocks of at most 5 cells (seeds 1000..1099 and 2000..2099: 5,102, 4,084 against
+4,659, 4,233), a candidate dropped when a rival as cut (as `drops`: 24 candidates a puzzle;
+5,372, 4,936) or a rival's closure leaves 9 cells or fewer open (4,606, 4,352)."""
 
 REPAIRS_REVISITED = 2
 """Up to UNREASONABLE_BLOCKS_UP_TO, an all-operator unreasonable candidate whose repairs
