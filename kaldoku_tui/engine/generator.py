@@ -340,6 +340,31 @@ extreme 0.27 / 1.01 / 1.24, 0.19 / 1.36 / 1.44, 0.17 / 0.99 / 1.05; 8×8 extreme
 3.00, 0.23 / 1.11 / 1.38, 0.19 / 0.92 / 1.21 (seeds 0..29, 800 against 1,500: no better)."""
 
 
+UNREASONABLE_DOMINOES_IN_FOUR = 2
+UNREASONABLE_BLOCKS_UP_TO = 5
+"""Up to this size, of four lone cells, how many become dominoes in an all-operator
+unreasonable candidate (not 3): larger cages make a candidate harder from the start, and at
+5×5 most were too easy (seeds 1000..1039: 473 candidates for 40 puzzles, 404 of them too
+easy as cut or once repaired). Seeds 1000..1099, 2000..2099, 3000..3099 (callgrind, millions
+of instructions less Python's start): 5,524, 4,959, 4,912 → 4,792, 4,659, 4,997; with
+REPAIRS_REVISITED too, 4,659, 4,233, 4,890, and 12.4, 11.7, 12.0 → 9.3, 8.5, 10.0 candidates
+a puzzle (the first seeds 1000..1299). Not at 6×6 (seeds 1000..1011 and 2000..2011: 444, 424
+→ 476, 495), nor at 5×5 extreme (seeds 1000..1023: 4,438 → 4,882). Tried and dropped at 5×5
+unreasonable: one domino (seeds 1000..1015 and 2000..2015 together: 2,024 → 1,895, with two
+1,595); then blocks of at most 5 cells (seeds 1000..1099 and 2000..2099: 5,102, 4,084 against
+4,659, 4,233), a candidate dropped when a rival as cut (as `drops`: 24 candidates a puzzle;
+5,372, 4,936) or a rival's closure leaves 9 cells or fewer open (4,606, 4,352)."""
+
+REPAIRS_REVISITED = 2
+"""Up to UNREASONABLE_BLOCKS_UP_TO, an all-operator unreasonable candidate whose repairs
+come back to a board they made before this many times is dropped (`unique`): a recut lets a
+new rival in that the next recut takes out by cutting the cages back, and such a candidate
+went on to its last repair (seeds 1000..1199 at 5×5: 13 of 135 failed after 25 repairs, 3%
+of the rounds); of those that came back twice, none was unreasonable (of those that came
+back once, 3 of 72). Seeds as for UNREASONABLE_DOMINOES_IN_FOUR, with it: 4,792, 4,659,
+4,997 → 4,700, 4,269, 4,935."""
+
+
 SWAPPED_RIVALS_UP_TO = 6
 """Up to this size, an all-operator puzzle is first looked at for a rival that swaps two
 digits along one of their cycles (`_swapped_rival`, a tenth of a search's cost), and
@@ -572,7 +597,7 @@ def _shape_cuts(shape: tuple[Cell, ...]) -> tuple[tuple[tuple[Cell, ...], tuple[
 def unique(
     puzzle: Puzzle, rng: random.Random, ops: str, logic_decides: bool = False,
     first: tuple[list[int], Grid | None] | None = None, proof: Callable[[Puzzle], Proof | None] | None = None,
-    budget: int | None = None, swaps: bool = False,
+    budget: int | None = None, swaps: bool = False, revisits: int | None = None,
 ) -> tuple[Puzzle, list[int] | None] | None:
     """`puzzle` repaired until its own solution is its only one, with its `closure` (None
     on a counted board, `_counted`, where it is not worked out);
@@ -587,10 +612,12 @@ def unique(
     median and 1.46 s at most over 10 seeds, 14 to 21 candidates a puzzle.)
     `first` is what `rival` already said of `puzzle`, when the caller asked; `proof`
     gives each search its `Proof`; `budget`, when given, is the search's budget instead;
-    `swaps` goes to `_rival`."""
+    `swaps` goes to `_rival`; with `revisits`, None once the repairs come back to a board they
+    made before that many times (REPAIRS_REVISITED)."""
     nodes = budget if budget is not None else _rival_nodes(puzzle.size, ops)
     if nodes is not None and not logic_decides:
         nodes = NARROWED_NODES
+    boards = {frozenset(puzzle.cages)} if revisits else None  # the boards the repairs made
     for _ in range(puzzle.size**2):
         solution = puzzle.solution
         assert solution is not None  # generated puzzles carry their solution
@@ -614,6 +641,13 @@ def unique(
         repaired = repair(puzzle, other, rng, ops)
         if repaired is None:
             return None
+        if boards is not None and revisits:
+            board = frozenset(repaired.cages)
+            if board in boards:
+                revisits -= 1
+                if not revisits:
+                    return None
+            boards.add(board)
         puzzle = repaired
     return None
 
@@ -638,6 +672,11 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
     # Merges make the cages of a counted board large: its candidates start as Keen's.
     hardened_counted = tier > 2 and _counted(size, ops)
     dominoes = MUL_DOMINOES_IN_FOUR if ops == "mul" and not easiest and not hardened_counted else DOMINOES_IN_FOUR
+    # A 5×5 all-operator unreasonable candidate: larger cages, and a repair loop that comes
+    # back on itself is cut short (UNREASONABLE_BLOCKS_UP_TO, REPAIRS_REVISITED).
+    unreasonable_small = tier == 5 and ops == "all" and size <= UNREASONABLE_BLOCKS_UP_TO
+    if unreasonable_small:
+        dominoes = UNREASONABLE_DOMINOES_IN_FOUR
     budgeted = _rival_nodes(size, ops) is not None
     searched_late = tier == 2 and ops == "all" and size >= NORMAL_SEARCHED_LATE_FROM
     # The uniqueness searches of a 7×7 to 9×9 all-operator hard candidate (`HARD_NODES`).
@@ -743,7 +782,7 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                 if undecided and narrowed:
                     first = None  # not known unique: `unique` narrows it
             made = unique(cut, rng, ops, logic_decides=tier < LOGIC_DECIDES_BELOW, first=first, proof=proof,
-                          budget=budget, swaps=swaps)
+                          budget=budget, swaps=swaps, revisits=REPAIRS_REVISITED if unreasonable_small else None)
         if made is None:
             continue
         puzzle, settled = made
