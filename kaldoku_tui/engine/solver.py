@@ -346,7 +346,8 @@ def _settle(layout: _Layout, values: Values | None = None) -> tuple[Values, Opti
 def _opened(layout: _Layout, values: Values, whole: bool = False) -> Options | None:
     """`values`, the open board, narrowed in place by `_propagate` (with `whole`) from every
     cage's full table (or None beyond TABLE_CELLS), and the fillings left; None on a
-    contradiction. Remembered with the layout: a generator's uniqueness search, its
+    contradiction. Cell by cell goes on from the board as a whole when that is remembered
+    (`generator._tier_one` leaves it). Remembered with the layout: a generator's uniqueness search, its
     grader's solves and its `closure` each begin from there on the same candidate."""
     opened = layout.opened
     if whole in opened:
@@ -356,6 +357,12 @@ def _opened(layout: _Layout, values: Values, whole: bool = False) -> Options | N
         values[:] = found[0]
         return found[1][:]
     options: Options = list(layout.tables)
+    coarse = None if whole else opened.get(True)
+    if coarse is not None:
+        # Cell by cell narrows at least as far as whole cages do, and propagation only
+        # narrows, so from the board they reached it reaches the same one (fewer looks).
+        values[:] = coarse[0]
+        options = coarse[1][:]
     kept = all(values) and _propagate(layout, values, options, set(range(len(values))), whole)
     opened[whole] = (values[:], options[:]) if kept else None
     return options if kept else None
