@@ -329,11 +329,21 @@ def _first_refuted(marks: Marks, trials: list[tuple[int, int]], tier: int) -> li
     narrow = marks.layout.propagation(True) if tier == 2 else None
     settled = marks.settled
     since = settled[1] if settled is not None and settled[0] and settled[1][0] == marks.cand else None
+    # Trials that a trial not refuted places too: the propagation only narrows, so the
+    # board that trial reached holds them and is no contradiction, nor is theirs.
+    holds: set[tuple[int, int]] = set()
     for tried, (i, d) in enumerate(trials, 1):
         if narrow is not None:
-            values = marks.cand[:]
-            values[i] = 1 << d
-            step = make("trial", 5, "", "", marks, removes={i: 1 << d}) if narrow(values, since) is None else None
+            step = None
+            if (i, d) not in holds:
+                values = marks.cand[:]
+                values[i] = 1 << d
+                if narrow(values, since) is None:
+                    step = make("trial", 5, "", "", marks, removes={i: 1 << d})
+                else:
+                    for j, (v, was) in enumerate(zip(values, marks.cand)):
+                        if v != was and v in ONE_DIGIT:
+                            holds.add((j, v.bit_length() - 1))
         else:
             step = _trial(marks, i, d, tier)
         if step is not None:
