@@ -175,19 +175,20 @@ def _search(size: int, clashes: tuple[tuple[int, ...], ...], op: str, target: in
                 if j < i:
                     ending |= 1 << digits[j]
             beside = i in ends
-        for d in range(1, size + 1):
+        # Only digits that leave the cells after this one a rest they can make.
+        if adding:
+            low, high = rest - most[left], rest - left
+        else:
+            low, high = -(-rest // most[left]), rest
+        for d in range(low if low > 1 else 1, (high if high < size else size) + 1):
             if used >> d & 1:
                 continue
             if adding:
                 after = rest - d
-                if after < left or after > most[left]:
-                    continue
+            elif rest % d:
+                continue
             else:
-                if rest % d:
-                    continue
                 after = rest // d
-                if after > most[left]:
-                    continue
             digits[i] = d
             if left > 1:
                 extend(i + 1, after)
