@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from functools import lru_cache
 from math import prod
-from operator import itemgetter
 from typing import Iterable, Iterator, Sequence
 
 from kaldoku_tui.engine.errors import PuzzleError
@@ -50,9 +49,9 @@ def shape_of(cells: Iterable[tuple[int, int]]) -> Shape:
         (r1, c1), (r2, c2) = cells
         top, left = min(r1, r2), min(c1, c2)
         return ((r1 - top, c1 - left), (r2 - top, c2 - left))
-    top = min(cells)[0]
-    left = min(map(itemgetter(1), cells))
-    return tuple((r - top, c - left) for r, c in cells)
+    rows, columns = zip(*cells)
+    top, left = min(rows), min(columns)
+    return tuple([(r - top, c - left) for r, c in cells])
 
 
 def pairs_or_single(size: int, count: int) -> Iterator[Filling]:

@@ -26,7 +26,7 @@ from math import prod
 from typing import Callable
 
 from kaldoku_tui.engine.arithmetic import Shape, shape_of
-from kaldoku_tui.engine.fillings import fillings, forget_with_tables
+from kaldoku_tui.engine.fillings import clashes_of, fillings, fillings_of_form, forget_with_tables, listed
 from kaldoku_tui.engine.kinds import MAX_SIZE
 from kaldoku_tui.engine.puzzle import Cage, Cell, Grid, Puzzle
 
@@ -288,7 +288,10 @@ def _layout_of(n: int, cages: tuple[Cage, ...]) -> _Layout:
     for k, cells in enumerate(cage_cells):
         for i in cells:
             cage_of[i] = k
-    return _Layout(
+    layout = object.__new__(_Layout)
+    # Written straight in, as `Cage.trusted` does: a frozen dataclass's own __init__ sets each
+    # field through object.__setattr__, a fifth of a layout's cost.
+    layout.__dict__.update(
         size=n,
         peers=peers,
         lines=lines,
@@ -298,7 +301,9 @@ def _layout_of(n: int, cages: tuple[Cage, ...]) -> _Layout:
         cage_of=tuple(cage_of),
         pairs=tuple([cells if len(cells) == 2 else None for cells in cage_cells]),
         tables=tables,
+        opened={},
     )
+    return layout
 
 
 @lru_cache(maxsize=4096)
@@ -381,10 +386,19 @@ def _opened_under(layout: _Layout, values: Values, whole: bool) -> Settled | Non
 def _form_bits(n: int, shape: Shape, op: str, target: int) -> Pairs | Listed:
     """The fillings of a cage of this form, every one left, as the propagation keeps them:
     a generator asks for cages of the same form again and again, in every place on the board."""
-    return _entry(fillings(n, Cage(shape, op, target)), len(shape))
+    if fillings_of_form(n, shape, op, target) is None:
+        fillings(n, Cage(shape, op, target))  # raises CageTooLarge, naming the cage
+    return _clash_bits(n, clashes_of(shape), op, target)
+
+
+@lru_cache(maxsize=4096)
+def _clash_bits(n: int, clashes: tuple[tuple[int, ...], ...], op: str, target: int) -> Pairs | Listed:
+    """`_form_bits` by how the cage's cells clash: cages of other shapes share them."""
+    return _entry(listed(n, clashes, op, target), len(clashes))
 
 
 forget_with_tables(_form_bits.cache_clear)
+forget_with_tables(_clash_bits.cache_clear)
 forget_with_tables(_cage_form.cache_clear)
 forget_with_tables(_layout_of.cache_clear)
 
@@ -411,7 +425,10 @@ _AS_ONES = tuple(bytes(ord("1") if b == d else ord("0") for b in range(256)) for
 
 
 def _as_bits(digit_tuples) -> tuple[tuple[int, ...], ...]:
-    return tuple([tuple([_BITS[d] for d in digits]) for digits in digit_tuples])
+    """Fillings as digits, as one-bit masks: column by column and zipped back in C, not a
+    Python loop per filling (a 9×9 generator lists tables of thousands)."""
+    bit = _BITS.__getitem__
+    return tuple(zip(*[map(bit, column) for column in zip(*digit_tuples)]))
 
 
 def _entry(digit_table, size: int) -> Pairs | Listed:
