@@ -372,7 +372,8 @@ no single cell (`repair`'s `whole`): a given digit settles its row and column, a
 repaired 5×5 candidates ended too easy (unreasonable, seeds 1000..1299: of those a repair
 gave a single, 486 too easy and 14 made).
 Callgrind, millions of instructions less Python's start, 5×5 extreme, seeds 1000..1031 /
-1100..1131 / 1200..1231: 5,195 / 5,792 / 5,952 → 4,651 / 5,186 / 4,293 (candidates a puzzle,
+1100..1131 / 1200..1231 / 1300..1331: 5,195 / 5,792 / 5,952 / 6,500 → 4,651 / 5,186 / 4,293 /
+5,353 (candidates a puzzle,
 seeds 1000..1095: 37.1 → 36.0). Tried and dropped: the recut first and no split that keeps
 the rival in, 4,929 / 4,939 / 4,885; the same orders at 5×5 unreasonable cost more (seeds
 1100..1163: 2,853 → 3,206 as here, 3,073 recut first), as a recut first did at 6×6 extreme
