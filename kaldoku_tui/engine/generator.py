@@ -365,6 +365,21 @@ back once, 3 of 72). Seeds as for UNREASONABLE_DOMINOES_IN_FOUR, with it: 4,792,
 4,997 → 4,700, 4,269, 4,935."""
 
 
+WHOLE_REPAIRS_UP_TO = 5
+WHOLE_REPAIRS_AT = (4,)
+"""Up to this size, at these tiers, the repairs of an all-operator candidate (`unique`) leave
+no single cell (`repair`'s `whole`): a given digit settles its row and column, and most
+repaired 5×5 candidates ended too easy (unreasonable, seeds 1000..1299: of those a repair
+gave a single, 486 too easy and 14 made).
+Callgrind, millions of instructions less Python's start, 5×5 extreme, seeds 1000..1031 /
+1100..1131 / 1200..1231 / 1300..1331: 5,195 / 5,792 / 5,952 / 6,500 → 4,651 / 5,186 / 4,293 /
+5,353 (candidates a puzzle,
+seeds 1000..1095: 37.1 → 36.0). Tried and dropped: the recut first and no split that keeps
+the rival in, 4,929 / 4,939 / 4,885; the same orders at 5×5 unreasonable cost more (seeds
+1100..1163: 2,853 → 3,206 as here, 3,073 recut first), as a recut first did at 6×6 extreme
+(seeds 1000..1015: 2,550 → 3,020). Below 5×5 a candidate with a rival is dropped (`drops`)."""
+
+
 SWAPPED_RIVALS_UP_TO = 6
 """Up to this size, an all-operator puzzle is first looked at for a rival that swaps two
 digits along one of their cycles (`_swapped_rival`, a tenth of a search's cost), and
@@ -473,11 +488,13 @@ def candidate(size: int, rng: random.Random, ops: str) -> Puzzle:
     return Puzzle.trusted(size, cages, solution)
 
 
-def repair(puzzle: Puzzle, other: Grid, rng: random.Random, ops: str) -> Puzzle | None:
+def repair(puzzle: Puzzle, other: Grid, rng: random.Random, ops: str, whole: bool = False) -> Puzzle | None:
     """`puzzle` changed so that `other` no longer solves it: its largest cage that `other`
     fills differently split in two, or, where no split leaves `other` out without too
     many single cells, such a cage and a neighbour cut into two other cages. When neither
-    can be done, a split that keeps `other` in; None when there is none.
+    can be done, a split that keeps `other` in; None when there is none. When `whole`
+    (WHOLE_REPAIRS_AT), no change leaves a single cell, and the split that keeps `other` in
+    comes after the recut.
 
     Every solution that differs from the puzzle's own differs in some cage of two or
     more cells (single cells pin their digit), so there is a cage to change.
@@ -488,6 +505,10 @@ def repair(puzzle: Puzzle, other: Grid, rng: random.Random, ops: str) -> Puzzle 
     differ = {at[r, c] for r, (mine, theirs) in enumerate(zip(solution, other)) if mine != theirs
               for c, digit in enumerate(mine) if digit != theirs[c]}  # the cages, by index
     disputed = [cages[k] for k in sorted(differ) if len(cages[k].cells) > 1]
+    if whole:
+        return (_split_one(puzzle, disputed, rng, ops, easiest=False, rival=other, singles=False)
+                or _recut_pair(puzzle, disputed, other, rng, ops)
+                or _split_one(puzzle, disputed, rng, ops, easiest=False, singles=False))
     return (_split_one(puzzle, disputed, rng, ops, easiest=False, rival=other)
             or _recut_pair(puzzle, disputed, other, rng, ops)
             or _split_one(puzzle, disputed, rng, ops, easiest=False))
@@ -597,7 +618,7 @@ def _shape_cuts(shape: tuple[Cell, ...]) -> tuple[tuple[tuple[Cell, ...], tuple[
 def unique(
     puzzle: Puzzle, rng: random.Random, ops: str, logic_decides: bool = False,
     first: tuple[list[int], Grid | None] | None = None, proof: Callable[[Puzzle], Proof | None] | None = None,
-    budget: int | None = None, swaps: bool = False, revisits: int | None = None,
+    budget: int | None = None, swaps: bool = False, revisits: int | None = None, whole: bool = False,
 ) -> tuple[Puzzle, list[int] | None] | None:
     """`puzzle` repaired until its own solution is its only one, with its `closure` (None
     on a counted board, `_counted`, where it is not worked out);
@@ -613,7 +634,7 @@ def unique(
     `first` is what `rival` already said of `puzzle`, when the caller asked; `proof`
     gives each search its `Proof`; `budget`, when given, is the search's budget instead;
     `swaps` goes to `_rival`; with `revisits`, None once the repairs come back to a board they
-    made before that many times (REPAIRS_REVISITED)."""
+    made before that many times (REPAIRS_REVISITED); `whole` goes to `repair`."""
     nodes = budget if budget is not None else _rival_nodes(puzzle.size, ops)
     if nodes is not None and not logic_decides:
         nodes = NARROWED_NODES
@@ -638,7 +659,7 @@ def unique(
             continue
         if other is None:
             return puzzle, settled
-        repaired = repair(puzzle, other, rng, ops)
+        repaired = repair(puzzle, other, rng, ops, whole)
         if repaired is None:
             return None
         if boards is not None and revisits:
@@ -782,7 +803,8 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                 if undecided and narrowed:
                     first = None  # not known unique: `unique` narrows it
             made = unique(cut, rng, ops, logic_decides=tier < LOGIC_DECIDES_BELOW, first=first, proof=proof,
-                          budget=budget, swaps=swaps, revisits=REPAIRS_REVISITED if unreasonable_small else None)
+                          budget=budget, swaps=swaps, revisits=REPAIRS_REVISITED if unreasonable_small else None,
+                          whole=ops == "all" and tier in WHOLE_REPAIRS_AT and size <= WHOLE_REPAIRS_UP_TO)
         if made is None:
             continue
         puzzle, settled = made
@@ -1515,13 +1537,14 @@ def _open_cages(puzzle: Puzzle, open_cells: Iterable[int]) -> list[Cage]:
 
 
 def _split_one(
-    puzzle: Puzzle, cages: list[Cage], rng: random.Random, ops: str, easiest: bool, rival: Grid | None = None
+    puzzle: Puzzle, cages: list[Cage], rng: random.Random, ops: str, easiest: bool, rival: Grid | None = None,
+    singles: bool = True,
 ) -> Puzzle | None:
     """`puzzle` with one of the largest of `cages` split in two, leaving single cells only
-    within the share `singles_allowed` permits, and with halves `rival` does not meet
-    when it is given; None when none of them can be."""
+    within the share `singles_allowed` permits (none unless `singles`), and with halves
+    `rival` does not meet when it is given; None when none of them can be."""
     # A split makes two single cells of a domino, at most one of a larger cage.
-    one = singles_allowed(puzzle.size, puzzle.cages, 1)
+    one = singles and singles_allowed(puzzle.size, puzzle.cages, 1)
     two = one and singles_allowed(puzzle.size, puzzle.cages, 2)
     # A domino splits only into single cells; a larger cage into parts of at least two when
     # no single cell is allowed.
