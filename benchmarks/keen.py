@@ -11,7 +11,7 @@ SEEDS puzzles in one process with `--time-generation`, which prints each puzzle'
 time; kaldoku's is `time.process_time` around `generate`, seed by seed. A kind that
 misses issue 26's target is noted "over": at 9×9 kaldoku's median above Keen's; at 4×4
 to 8×8 above twice Keen's where Keen's median is KEEN_FLOOR or more. The machine's
-`uptime` is printed at the start and the end. With `--repeat K`, each program makes
+`uptime` is printed at the start and the end, the CPU's name at the start. With `--repeat K`, each program makes
 each kind's puzzles K times, each time in a fresh process, and each puzzle's time is the
 least of its K (the same puzzles: Keen's seed is fixed, kaldoku's are the seeds): what
 another process on a shared machine adds is taken out on both sides alike. Keen comes with Debian's `sgt-puzzles`
@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
+import os
 import shutil
 import statistics
 import subprocess
@@ -90,6 +91,20 @@ def uptime() -> str:
     return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
 
 
+def cpu_model() -> str:
+    """The processor's name, as Linux gives it: Keen's times and ours scale differently from one
+    CPU to another (on 2026-11-27 a new machine halved Keen's and took a quarter to a third off
+    ours), so a table says which it was measured on."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return "unknown"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seeds", type=int, default=60)
@@ -108,6 +123,7 @@ def main() -> None:
     if args.repeat < 1:
         sys.exit("benchmarks.keen: --repeat must be 1 or more")
     print(f"uptime: {uptime()}")
+    print(f"cpu: {cpu_model()}, {os.cpu_count()} cores")
     print(f"{'kind':<20}{'Keen median':>12}{'p95':>8}{'kaldoku median':>16}{'p99':>8}{'max':>8}"
           f"{'ratio':>8}  note   (CPU ms per puzzle, {args.seeds} seeds"
           f"{f', least of {args.repeat} runs' if args.repeat > 1 else ''})")

@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 from benchmarks.engine import percentile
-from benchmarks.keen import uptime
+from benchmarks.keen import cpu_model, uptime
 from kaldoku_tui.engine.formats import read_puzzles
 from kaldoku_tui.engine.generator import Stopped, generate
 from kaldoku_tui.engine.kinds import LEVELS, OP_SETS, SIZES, GameKind
@@ -116,6 +116,7 @@ def main() -> None:
     args.ops = args.ops.split(",")
     args.levels = args.levels.split(",")
     print("uptime at start: " + uptime())
+    print("cpu: " + cpu_model())
     generation_table(args)
     if not args.no_keen:
         keen_table(args.keen)
