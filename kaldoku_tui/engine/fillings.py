@@ -93,7 +93,7 @@ def _bound(size: int, shape: tuple[Cell, ...], op: str, target: int) -> int:
     return sum(
         min(_relaxed_count(size, rows, real, target), _relaxed_count(size, columns, real, target))
         for real in ops
-        if _fits_shape(real, shape) or real == "="
+        if _fits_count(real, len(shape)) or real == "="
     )
 
 
@@ -141,10 +141,6 @@ def listed(size: int, clashes: tuple[tuple[int, ...], ...], op: str, target: int
         found = tuple(_search(size, clashes, op, target))
     _count_listed(len(found))
     return found
-
-
-def _fits_shape(op: str, shape: tuple[Cell, ...]) -> bool:
-    return _fits_count(op, len(shape))
 
 
 def _fits_count(op: str, count: int) -> bool:

@@ -493,8 +493,7 @@ def repair(puzzle: Puzzle, other: Grid, rng: random.Random, ops: str, whole: boo
     fills differently split in two, or, where no split leaves `other` out without too
     many single cells, such a cage and a neighbour cut into two other cages. When neither
     can be done, a split that keeps `other` in; None when there is none. When `whole`
-    (WHOLE_REPAIRS_AT), no change leaves a single cell, and the split that keeps `other` in
-    comes after the recut.
+    (WHOLE_REPAIRS_AT), no split leaves a single cell (a recut never does).
 
     Every solution that differs from the puzzle's own differs in some cage of two or
     more cells (single cells pin their digit), so there is a cage to change.
@@ -505,13 +504,9 @@ def repair(puzzle: Puzzle, other: Grid, rng: random.Random, ops: str, whole: boo
     differ = {at[r, c] for r, (mine, theirs) in enumerate(zip(solution, other)) if mine != theirs
               for c, digit in enumerate(mine) if digit != theirs[c]}  # the cages, by index
     disputed = [cages[k] for k in sorted(differ) if len(cages[k].cells) > 1]
-    if whole:
-        return (_split_one(puzzle, disputed, rng, ops, easiest=False, rival=other, singles=False)
-                or _recut_pair(puzzle, disputed, other, rng, ops)
-                or _split_one(puzzle, disputed, rng, ops, easiest=False, singles=False))
-    return (_split_one(puzzle, disputed, rng, ops, easiest=False, rival=other)
+    return (_split_one(puzzle, disputed, rng, ops, easiest=False, rival=other, singles=not whole)
             or _recut_pair(puzzle, disputed, other, rng, ops)
-            or _split_one(puzzle, disputed, rng, ops, easiest=False))
+            or _split_one(puzzle, disputed, rng, ops, easiest=False, singles=not whole))
 
 
 def _recut_pair(puzzle: Puzzle, cages: list[Cage], other: Grid, rng: random.Random, ops: str) -> Puzzle | None:
