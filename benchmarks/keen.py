@@ -1,7 +1,7 @@
 """Generation beside Simon Tatham's Keen, CPU time per puzzle on one machine.
 
     python -m benchmarks.keen [--seeds 60] [--first-seed 0] [--sizes 4,...,9] [--levels easy,...] [--ops all,mul]
-                              [--repeat 1] [--keen /usr/games/sgt-keen]
+                              [--repeat 1] [--keen /usr/games/sgt-keen] [--graded]
 
 For each kind both programs make (size × level, operator set `all` or `mul`, which is
 Keen's "multiplication only"): Keen's median and 95th percentile milliseconds per puzzle,
@@ -16,6 +16,12 @@ each kind's puzzles K times, each time in a fresh process, and each puzzle's tim
 least of its K (the same puzzles: Keen's seed is fixed, kaldoku's are the seeds): what
 another process on a shared machine adds is taken out on both sides alike. Keen comes with Debian's `sgt-puzzles`
 package (`apt-get install sgt-puzzles`); its `--generate` needs no display.
+
+With `--graded`, Keen's puzzles (the same seed) are graded by kaldoku's grader too, and each
+kind's row adds the share kaldoku puts at the level Keen made them for, Keen's mean CPU per
+puzzle of that level by kaldoku's grader (its mean over that share), kaldoku's mean, and
+the ratio of the two: like for like where the two graders disagree (at 5×5 and 6×6 extreme
+kaldoku's grader calls some of Keen's puzzles hard).
 """
 
 from __future__ import annotations
@@ -30,8 +36,10 @@ import sys
 import time
 
 from benchmarks.engine import percentile
+from kaldoku_tui.engine.formats import read_keen
 from kaldoku_tui.engine.generator import generate
 from kaldoku_tui.engine.kinds import LEVELS, GameKind
+from kaldoku_tui.engine.techniques import tier_needed
 
 KEEN = "/usr/games/sgt-keen"
 KEEN_OPS = {"all": "", "mul": "m"}
@@ -50,6 +58,14 @@ def keen_cpu_seconds(keen: str, params: str, count: int) -> list[float]:
     done = subprocess.run([keen, "--generate", str(count), "--time-generation", f"{params}#kaldoku"],
                           check=True, capture_output=True, text=True)
     return [float(line.rsplit(":", 1)[1]) for line in done.stdout.splitlines() if line.startswith("Keen ")]
+
+
+def keen_levels(keen: str, params: str, count: int) -> list[str]:
+    """kaldoku's grader's level of each of the `count` puzzles Keen makes from the seed
+    `keen_cpu_seconds` gives it (the same puzzles: the seed fixes them)."""
+    done = subprocess.run([keen, "--generate", str(count), f"{params}#kaldoku"],
+                          check=True, capture_output=True, text=True)
+    return [LEVELS[(tier_needed(read_keen(game_id)) or 5) - 1] for game_id in done.stdout.split()]
 
 
 def kaldoku_cpu_seconds(kind: GameKind, seeds: list[int]) -> list[float]:
@@ -87,6 +103,18 @@ def target(kind: GameKind, keen_median: float) -> float | None:
     return 2.0 if keen_median >= KEEN_FLOOR else None
 
 
+def graded(kind: GameKind, keen: str, count: int, theirs: list[float], ours: list[float]) -> str:
+    """The `--graded` columns of `kind`'s row: the share of Keen's puzzles kaldoku's grader puts
+    at the level, Keen's mean CPU ms per such puzzle, kaldoku's mean, and their ratio."""
+    levels = keen_levels(keen, keen_params(kind), count)
+    share = levels.count(kind.level) / len(levels)
+    if not share:
+        return f"{share:>6.0%}  none at the level"
+    per = statistics.mean(theirs) / share
+    return (f"{share:>6.0%}{per * 1000:>8.1f}{statistics.mean(ours) * 1000:>8.1f}"
+            f"{statistics.mean(ours) / per:>7.2f}×")
+
+
 def uptime() -> str:
     return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
 
@@ -116,6 +144,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1,
                         help="make each kind's puzzles this many times and keep each puzzle's least time")
     parser.add_argument("--keen", default=KEEN, help="Keen's program (Debian: sgt-keen)")
+    parser.add_argument("--graded", action="store_true",
+                        help="grade Keen's puzzles by kaldoku's grader too, and compare like for like")
     args = parser.parse_args()
     keen = shutil.which(args.keen)
     if keen is None:
@@ -126,7 +156,8 @@ def main() -> None:
     print(f"cpu: {cpu_model()}, {os.cpu_count()} cores")
     print(f"{'kind':<20}{'Keen median':>12}{'p95':>8}{'kaldoku median':>16}{'p99':>8}{'max':>8}"
           f"{'ratio':>8}  note   (CPU ms per puzzle, {args.seeds} seeds"
-          f"{f', least of {args.repeat} runs' if args.repeat > 1 else ''})")
+          f"{f', least of {args.repeat} runs' if args.repeat > 1 else ''})"
+          f"{'; graded: share at the level, Keen per such puzzle, kaldoku mean, ratio' if args.graded else ''}")
     for size in map(int, args.sizes.split(",")):
         for ops in args.ops.split(","):
             for level in args.levels.split(","):
@@ -141,7 +172,8 @@ def main() -> None:
                 print(f"{kind.key:<20}{statistics.median(theirs) * 1000:>12.1f}"
                       f"{percentile(theirs, 0.95) * 1000:>8.1f}{statistics.median(ours) * 1000:>16.1f}"
                       f"{percentile(ours, 0.99) * 1000:>8.0f}{max(ours) * 1000:>8.0f}"
-                      f"{ratio:>7.2f}×  {note}", flush=True)
+                      f"{ratio:>7.2f}×  {note:<5}{graded(kind, keen, args.seeds, theirs, ours) if args.graded else ''}",
+                      flush=True)
     print(f"uptime: {uptime()}")
 
 
