@@ -887,27 +887,42 @@ def _line_subsets(
             if removes:
                 found.append((group, union, removes))
         return tuple(found)
-    # The digits in 2 to `size` cells, counted for all of them at once (sizes up to 4):
-    # `two` holds the digits in two cells or more, and so on.
-    one = two = three = four = five = 0
-    for mask in cands:
-        five |= four & mask
-        four |= three & mask
-        three |= two & mask
-        two |= one & mask
-        one |= mask
-    few = two & ~(three, four, five)[size - 2]
+    # The digits in 2 to `size` cells: `two` holds the digits in two cells or more, and so
+    # on, counted only as far as `size` + 1 (a pair's, in most lines, then end here).
+    one = two = three = 0
+    if size == 2:
+        for mask in cands:
+            three |= two & mask
+            two |= one & mask
+            one |= mask
+        few = two & ~three
+    else:  # sizes up to 4
+        four = five = 0
+        for mask in cands:
+            five |= four & mask
+            four |= three & mask
+            three |= two & mask
+            two |= one & mask
+            one |= mask
+        few = two & ~(four, five)[size - 3]
     if few.bit_count() < size:
         return ()
-    where = {}
+    where = []  # for each of those digits, the positions that hold it as a bitmask
     for d in DIGITS_OF[few]:
         digit = 1 << d
-        where[d] = [pos for pos, mask in enumerate(cands) if mask & digit]
-    for ds in combinations(sorted(where), size):
-        group = tuple(sorted({pos for d in ds for pos in where[d]}))
-        if len(group) != size:
+        spots = 0
+        for pos, mask in enumerate(cands):
+            if mask & digit:
+                spots |= 1 << pos
+        where.append((d, spots))
+    for chosen in combinations(where, size):
+        spots = keep = 0
+        for d, places in chosen:
+            spots |= places
+            keep |= 1 << d
+        if spots.bit_count() != size:
             continue
-        keep = sum(bit(d) for d in ds)
+        group = tuple([pos for pos in positions if spots >> pos & 1])
         removes = tuple((pos, cands[pos] & ~keep) for pos in group if cands[pos] & ~keep)
         if removes:
             found.append((group, keep, removes))
