@@ -830,8 +830,12 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
         low, high, fresh = begin(puzzle)
         if puzzle is cut and isinstance(capped, Marks):
             low = capped
+        # The capped solve a proof went on with (CAPPED_PROVES_AT) is stuck, and the one at the
+        # level narrowed to it: it is not looked at again.
+        capped_stuck = False
         if solves is not None and solves.puzzle is puzzle and solves.high is not None:
             low, high = solves.low, solves.high  # a finished one is seen there, after `stop` is asked
+            capped_stuck = tier not in SOLVES_PROVE
         # On a budgeted board, the puzzle before its last new clue, and the cages whose new
         # clue made it too easy (with `steps_back`, before its last split, and the cages whose
         # split did): a step back costs less than a new candidate (9×9 hidden
@@ -862,6 +866,8 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                     continue
                 high.keep(settled)
                 settled = None
+            elif capped_stuck:
+                capped_stuck = False
             elif low is not None:
                 propagate(low, tier - 1, quick=True)
                 if low.solved:
