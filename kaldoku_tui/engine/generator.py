@@ -753,7 +753,8 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
         cut = Puzzle.trusted(size, cages, solution)
         first = capped = None
         # A long uniqueness search may ask the two solves meanwhile (`_Solves`).
-        solves = _Solves(tier, again=False) if tier in SOLVES_PROVE and ops not in HARDENED_OPS else None
+        solves = (_Solves(tier, after=1) if tier in CAPPED_PROVES_AT and ops == "all" and size in CAPPED_PROVES_SIZES
+                  else _Solves(tier, again=False) if tier in SOLVES_PROVE and ops not in HARDENED_OPS else None)
         proof = solves.proof if solves is not None else None
         made: tuple[Puzzle, list[int] | None] | None
         if easy_first:
@@ -829,8 +830,12 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
         low, high, fresh = begin(puzzle)
         if puzzle is cut and isinstance(capped, Marks):
             low = capped
+        # The capped solve a proof went on with (CAPPED_PROVES_AT) is stuck, and the one at the
+        # level narrowed to it: it is not looked at again.
+        capped_stuck = False
         if solves is not None and solves.puzzle is puzzle and solves.high is not None:
             low, high = solves.low, solves.high  # a finished one is seen there, after `stop` is asked
+            capped_stuck = tier not in SOLVES_PROVE
         # On a budgeted board, the puzzle before its last new clue, and the cages whose new
         # clue made it too easy (with `steps_back`, before its last split, and the cages whose
         # split did): a step back costs less than a new candidate (9×9 hidden
@@ -861,6 +866,8 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
                     continue
                 high.keep(settled)
                 settled = None
+            elif capped_stuck:
+                capped_stuck = False
             elif low is not None:
                 propagate(low, tier - 1, quick=True)
                 if low.solved:
@@ -1172,6 +1179,17 @@ solves of `leveled` (`_Solves`): at unreasonable, the solve at the level (trials
 nearly every candidate that tiers below do not (60 of 60, seeds 100..159), so that the
 end of a proof, most of its nodes, is seldom needed."""
 
+CAPPED_PROVES_AT = (4,)
+CAPPED_PROVES_SIZES = (6,)
+"""The tiers and sizes at which an all-operator candidate's uniqueness search asks, before
+its first trial, the solve capped a tier below (`_Solves`, which only begins the one at the
+level): a proof that the closure leaves open costs the most of the searches (6×6 extreme,
+seeds 1000..1015: 131 of them, 84% of the searches' propagation), and mostly the capped solve
+then finishes the puzzle, too easy; where it does not, `leveled` goes on from it. The same
+puzzles. Callgrind, millions of instructions less Python's start, seeds 1000..1015: 6×6
+extreme 2,492 → 2,414 (asked after 2 nodes 2,438, 3 nodes 2,464; once a candidate 2,425);
+not at 5×5 extreme, whose proofs are shorter (2,365 → 2,382; after 2 nodes 2,419)."""
+
 PROOF_AFTER = 20
 """Search nodes after which such a search asks: 158 of 161 rivals found at 9×9 unreasonable
 (seeds 100..159) took fewer, 43 of 60 proofs of the puzzles made more."""
@@ -1182,10 +1200,14 @@ class _Solves:
     level), begun by its uniqueness search (`solver.Proof`): when either finishes the
     puzzle, it has one solution, since every deduction is sound, and the search stops.
     The puzzle is then too easy or made; else the search goes on, and the solves are
-    where `leveled` begins if the puzzle proves unique (the same puzzles either way)."""
+    where `leveled` begins if the puzzle proves unique (the same puzzles either way).
+    At CAPPED_PROVES_AT only the capped one is asked; the one at the level is begun from
+    it, and `leveled` goes on with it."""
 
-    def __init__(self, tier: int, again: bool = True) -> None:
+    def __init__(self, tier: int, again: bool = True, after: int = PROOF_AFTER) -> None:
         self.tier = tier
+        self.after = after
+        """The search nodes after which a proof is asked."""
         self.again = again
         """Whether a puzzle is asked after one the solves left unfinished: not a candidate's
         repairs, whose rivals the search finds past PROOF_AFTER (9×9 unreasonable, seed
@@ -1203,7 +1225,7 @@ class _Solves:
         when they are not to be asked (`again`)."""
         if self.unfinished and not self.again:
             return None
-        return PROOF_AFTER, lambda: self._finish(puzzle)
+        return self.after, lambda: self._finish(puzzle)
 
     def _finish(self, puzzle: Puzzle) -> bool:
         lay = layout(puzzle)
@@ -1213,7 +1235,8 @@ class _Solves:
         if not low.solved:
             high = Marks.start(lay)
             high.narrow(low)
-            propagate(high, self.tier, quick=True)
+            if self.tier in SOLVES_PROVE:  # else only the capped one answers (CAPPED_PROVES_AT)
+                propagate(high, self.tier, quick=True)
         self.puzzle, self.low, self.high = puzzle, low, high
         finished = high is None or high.solved
         self.unfinished = self.unfinished or not finished
