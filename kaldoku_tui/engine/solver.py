@@ -368,7 +368,27 @@ def _opened(layout: _Layout, values: Values, whole: bool = False) -> Options | N
         # narrows, so from the board they reached it reaches the same one (fewer looks).
         values[:] = coarse[0]
         options = coarse[1][:]
-    kept = all(values) and _propagate(layout, values, options, set(range(len(values))), whole)
+        kept = _propagate(layout, values, options, set(range(len(values))), whole)
+    else:
+        # Each cage's first look would keep in its cells the digits of its full table:
+        # they are written straight in, and only the cages without a table are looked
+        # at before a single or a line changes a cell.
+        untabled = set()
+        for k, (cells, table) in enumerate(zip(layout.cage_cells, layout.tables)):
+            if table is None:
+                untabled.add(k)
+            elif whole:
+                union = 0
+                for allowed in table[0]:
+                    union |= allowed
+                for i in cells:
+                    values[i] = union
+            else:
+                for i, allowed in zip(cells, table[0]):
+                    values[i] = allowed
+        every = (1 << layout.size + 1) - 2
+        changed = {i for i, v in enumerate(values) if v != every}
+        kept = all(values) and _propagate(layout, values, options, changed, whole, untabled)
     opened[whole] = (values[:], options[:]) if kept else None
     return options if kept else None
 
@@ -465,13 +485,16 @@ def _grid(n: int, values: Values) -> Grid:
 
 
 def _propagate(
-    layout: _Layout, values: Values, options: Options, changed: set[int], whole: bool = False
+    layout: _Layout, values: Values, options: Options, changed: set[int], whole: bool = False,
+    touched: set[int] | None = None,
 ) -> bool:
     """Apply singles and cage fillings until nothing changes; False on a contradiction.
     With `whole`, a tabled cage's cells keep the digits of its fillings as a whole, not
     cell by cell. `changed` holds every cell changed since the board last met the rules
     (every caller's board did, or all its cells are given): the rest are not looked at.
-    `changed` itself is only read (a search passes one set to every branch).
+    `changed` itself is only read (a search passes one set to every branch). `touched`,
+    when given, holds the cages to look at first instead of those of the changed cells
+    (each of the others has nothing to narrow).
 
     Any order reaches the same values and fillings, since each rule only narrows and
     each change brings back the rules that look at the changed cell: the rules are
@@ -483,7 +506,8 @@ def _propagate(
     looked: set[int] = set()  # cells whose lines are yet to be looked at for hidden singles
     # Cages to look at: those with a cell that a single or a line changed. A cage's own
     # narrowing keeps every filling it has left, so it does not bring the cage back.
-    touched = set(map(cage_of.__getitem__, changed))  # no comprehension's call of its own (3.11)
+    if touched is None:
+        touched = set(map(cage_of.__getitem__, changed))  # no comprehension's call of its own (3.11)
     while changed:
         batch, changed = changed, set()
         looked |= batch
