@@ -511,7 +511,6 @@ def _propagate(
     while changed:
         batch, changed = changed, set()
         looked |= batch
-        dirty, touched = touched, set()
         for i in batch:
             v = values[i]
             if single[v]:
@@ -525,6 +524,9 @@ def _propagate(
                         values[p] = w
                         changed.add(p)
                         touched.add(cage_of[p])
+        if changed:  # singles to the end first: a cage is then looked at once for all of them
+            continue
+        dirty, touched = touched, set()
         for k in dirty:
             entry = options[k]
             pair = pairs[k]
