@@ -21,8 +21,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import product
+from itertools import compress, product
 from math import prod
+from operator import ne
 from typing import Callable
 
 from kaldoku_tui.engine.arithmetic import Shape, shape_of
@@ -264,7 +265,7 @@ def cage_propagation(puzzle: Puzzle, by_cell: bool = True) -> Callable[[Values, 
         else:
             before, left = since
             options = left[:]
-            changed = {i for i, (now, then) in enumerate(zip(values, before)) if now != then}
+            changed = set(compress(every, map(ne, values, before)))  # in C, not a comprehension
             for k, entry in enumerate(left):
                 if entry is None:
                     options[k] = full()[k]
