@@ -235,7 +235,7 @@ def cage_propagation(puzzle: Puzzle, by_cell: bool = True) -> Callable[[Values, 
     layout = _layout(puzzle)
     every = range(layout.size**2)
     # From the open board, as `_settle` begins when every cage has its table.
-    remembered = all(len(cells) <= TABLE_CELLS for cells in layout.cage_cells)
+    remembered = None not in layout.tables  # every cage of TABLE_CELLS or fewer
     open_board = _open_board(layout.size)
     tables: list[Options] = []  # one list once made (two, equal, if two threads race)
 
@@ -266,10 +266,11 @@ def cage_propagation(puzzle: Puzzle, by_cell: bool = True) -> Callable[[Values, 
             before, left = since
             options = left[:]
             changed = set(compress(every, map(ne, values, before)))  # in C, not a comprehension
-            for k, entry in enumerate(left):
-                if entry is None:
-                    options[k] = full()[k]
-                    changed.update(layout.cage_cells[k])
+            if None in left:
+                for k, entry in enumerate(left):
+                    if entry is None:
+                        options[k] = full()[k]
+                        changed.update(layout.cage_cells[k])
         return options if _propagate(layout, values, options, changed, whole=not by_cell) else None
 
     return narrow
