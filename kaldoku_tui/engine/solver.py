@@ -505,17 +505,19 @@ def _propagate(
     cage_cells, pairs, n = layout.cage_cells, layout.pairs, layout.size
     digits_of, bits, single, holding = DIGITS_OF, _BITS, _LONE, _HOLDING
     full = (1 << n + 1) - 2  # every digit
-    looked: set[int] = set()  # cells whose lines are yet to be looked at for hidden singles
+    looked = set(changed)  # cells whose lines are yet to be looked at for hidden singles
+    # Cells down to one digit whose peers are yet to lose it: a changed cell with more
+    # has nothing for its peers, and is looked at only by its cage and its lines.
+    singles = set(compress(changed, map(single.__getitem__, map(values.__getitem__, changed))))
     # Cages to look at: those with a cell that a single or a line changed. A cage's own
     # narrowing keeps every filling it has left, so it does not bring the cage back.
     if touched is None:
         touched = set(map(cage_of.__getitem__, changed))  # no comprehension's call of its own (3.11)
-    while changed:
-        batch, changed = changed, set()
-        looked |= batch
-        for i in batch:
-            v = values[i]
-            if single[v]:
+    while True:
+        while singles:  # singles to the end first: a cage is then looked at once for all of them
+            batch, singles = singles, set()
+            for i in batch:
+                v = values[i]
                 holds = holding[v]
                 for p in peers[i]:
                     if holds[values[p]]:
@@ -524,10 +526,10 @@ def _propagate(
                         if not w:
                             return False
                         values[p] = w
-                        changed.add(p)
+                        if single[w]:
+                            singles.add(p)
+                        looked.add(p)
                         touched.add(cage_of[p])
-        if changed:  # singles to the end first: a cage is then looked at once for all of them
-            continue
         dirty, touched = touched, set()
         for k in dirty:
             entry = options[k]
@@ -565,16 +567,23 @@ def _propagate(
                     xa, xb = va & union, vb & union
                 if xa != va:
                     values[a] = xa
-                    changed.add(a)
+                    looked.add(a)
+                    if single[xa]:
+                        singles.add(a)
                 if xb != vb:
                     values[b] = xb
-                    changed.add(b)
+                    looked.add(b)
+                    if single[xb]:
+                        singles.add(b)
                 continue
             if entry is None:
                 # Bounds are not settled by one look: the cage looks again after its own changes.
-                if not _narrow_cage(layout, k, values, options, changed):
+                moved: set[int] = set()
+                if not _narrow_cage(layout, k, values, options, moved):
                     return False
-                if options[k] is None and not changed.isdisjoint(cage_cells[k]):
+                looked |= moved
+                singles.update(compress(moved, map(single.__getitem__, map(values.__getitem__, moved))))
+                if options[k] is None and moved:
                     touched.add(k)
                 continue
             cells = cage_cells[k]
@@ -612,9 +621,12 @@ def _propagate(
             for i, allowed in zip(cells, unions):
                 v = values[i]
                 if v & allowed != v:
-                    values[i] = v & allowed
-                    changed.add(i)
-        if changed:
+                    v &= allowed
+                    values[i] = v
+                    looked.add(i)
+                    if single[v]:
+                        singles.add(i)
+        if singles or touched:  # touched: a cage without a table looks again
             continue
         # Lines last, once singles and cages have nothing left to do: a line costs a
         # look at each of its cells, so it is looked at once after many changes.
@@ -622,7 +634,7 @@ def _propagate(
             if looked.isdisjoint(members):
                 continue
             once = twice = solved = 0
-            if changed:  # a hidden single of this pass has its digit in its peers still
+            if singles:  # a hidden single of this pass has its digit in its peers still
                 for i in cells:
                     v = values[i]
                     twice |= once & v
@@ -649,13 +661,14 @@ def _propagate(
                             if here & (here - 1):
                                 return False
                             values[i] = here
-                            changed.add(i)
+                            singles.add(i)
                             touched.add(cage_of[i])
                         lone -= here
                         if not lone:
                             break
-        looked = set()
-    return True
+        if not singles:
+            return True
+        looked = set(singles)
 
 
 def _narrow_cage(layout: _Layout, k: int, values: Values, options: Options, changed: set[int]) -> bool:
