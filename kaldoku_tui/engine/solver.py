@@ -488,7 +488,7 @@ def _grid(n: int, values: Values) -> Grid:
 
 def _propagate(
     layout: _Layout, values: Values, options: Options, changed: set[int], whole: bool = False,
-    touched: set[int] | None = None,
+    touched: set[int] | None = None, placed: bool = False,
 ) -> bool:
     """Apply singles and cage fillings until nothing changes; False on a contradiction.
     With `whole`, a tabled cage's cells keep the digits of its fillings as a whole, not
@@ -496,7 +496,8 @@ def _propagate(
     (every caller's board did, or all its cells are given): the rest are not looked at.
     `changed` itself is only read (a search passes one set to every branch). `touched`,
     when given, holds the cages to look at first instead of those of the changed cells
-    (each of the others has nothing to narrow).
+    (each of the others has nothing to narrow). `placed` says every changed cell holds one
+    digit (a search's branch).
 
     Any order reaches the same values and fillings, since each rule only narrows and
     each change brings back the rules that look at the changed cell: the rules are
@@ -508,7 +509,7 @@ def _propagate(
     looked = set(changed)  # cells whose lines are yet to be looked at for hidden singles
     # Cells down to one digit whose peers are yet to lose it: a changed cell with more
     # has nothing for its peers, and is looked at only by its cage and its lines.
-    singles = set(compress(changed, map(single.__getitem__, map(values.__getitem__, changed))))
+    singles = changed if placed else set(compress(changed, map(single.__getitem__, map(values.__getitem__, changed))))
     # Cages to look at: those with a cell that a single or a line changed. A cage's own
     # narrowing keeps every filling it has left, so it does not bring the cage back.
     if touched is None:
@@ -792,7 +793,7 @@ def _search(
             trial, trial_options = values[:], options[:]
             for i, bit in zip(cells, filling):
                 trial[i] = bit
-            if _propagate(layout, trial, trial_options, placed):
+            if _propagate(layout, trial, trial_options, placed, placed=True):
                 _search(layout, trial, trial_options, limit, found, avoid, left, proof)
                 if len(found) >= limit:
                     return
@@ -805,7 +806,7 @@ def _search(
     for bit in bits:
         trial, trial_options = values[:], options[:]
         trial[best_cell] = bit
-        if _propagate(layout, trial, trial_options, placed):
+        if _propagate(layout, trial, trial_options, placed, placed=True):
             _search(layout, trial, trial_options, limit, found, avoid, left, proof)
             if len(found) >= limit:
                 return
