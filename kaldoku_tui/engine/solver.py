@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import compress, product
 from math import prod
-from operator import ne
+from operator import itemgetter, ne
 from typing import Callable
 
 from kaldoku_tui.engine.arithmetic import Shape, shape_of
@@ -764,16 +764,15 @@ def _search(
         if proof[0] == 0 and proof[1]():
             raise _Proved
     # The first cell of fewest candidates, two being the fewest an open cell has.
-    counts = list(map(_DIGIT_COUNT.__getitem__, values))
-    if 2 in counts:
-        best_cell, best = counts.index(2), 2
+    counts = itemgetter(*values)(_DIGIT_COUNT)  # a tuple made in C, not a call per cell through map
+    for best in range(2, layout.size + 1):
+        if best in counts:
+            break
     else:
-        best = min([count for count in counts if count > 1], default=0)
-        if not best:
-            if values != avoid and _cages_met(layout, values, options):
-                found.append(values)
-            return
-        best_cell = counts.index(best)
+        if values != avoid and _cages_met(layout, values, options):
+            found.append(values)
+        return
+    best_cell = counts.index(best)
     best_cage = -1
     if best > 2:  # no cage has fewer than two fillings left to choose from
         for k, entry in enumerate(options):
