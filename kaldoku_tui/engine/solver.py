@@ -509,28 +509,28 @@ def _propagate(
     looked = set(changed)  # cells whose lines are yet to be looked at for hidden singles
     # Cells down to one digit whose peers are yet to lose it: a changed cell with more
     # has nothing for its peers, and is looked at only by its cage and its lines.
-    singles = changed if placed else set(compress(changed, map(single.__getitem__, map(values.__getitem__, changed))))
+    singles = (set(changed) if placed
+               else set(compress(changed, map(single.__getitem__, map(values.__getitem__, changed)))))
     # Cages to look at: those with a cell that a single or a line changed. A cage's own
     # narrowing keeps every filling it has left, so it does not bring the cage back.
     if touched is None:
         touched = set(map(cage_of.__getitem__, changed))  # no comprehension's call of its own (3.11)
     while True:
         while singles:  # singles to the end first: a cage is then looked at once for all of them
-            batch, singles = singles, set()
-            for i in batch:
-                v = values[i]
-                holds = holding[v]
-                for p in peers[i]:
-                    if holds[values[p]]:
-                        # v is one of its digits: ints' + and - are specialised by CPython 3.11, ^ and | are not
-                        w = values[p] - v
-                        if not w:
-                            return False
-                        values[p] = w
-                        if single[w]:
-                            singles.add(p)
-                        looked.add(p)
-                        touched.add(cage_of[p])
+            i = singles.pop()
+            v = values[i]
+            holds = holding[v]
+            for p in peers[i]:
+                if holds[values[p]]:
+                    # v is one of its digits: ints' + and - are specialised by CPython 3.11, ^ and | are not
+                    w = values[p] - v
+                    if not w:
+                        return False
+                    values[p] = w
+                    if single[w]:
+                        singles.add(p)
+                    looked.add(p)
+                    touched.add(cage_of[p])
         dirty, touched = touched, set()
         for k in dirty:
             entry = options[k]
