@@ -539,8 +539,6 @@ def _propagate(
                 a, b = pair
                 va, vb = values[a], values[b]
                 (ua, ub), table, memo = entry  # type: ignore[misc]  # a two-cell cage's are Pairs
-                if va == ua and vb == ub:  # nothing to narrow (28% of visits at 5×5 unreasonable)
-                    continue
                 xa, xb = va & ua, vb & ub
                 if xa != ua or xb != ub:  # a cell lost a digit some pair puts there
                     # Filtering the pairs left by the masks is filtering the form's table by them.
