@@ -21,8 +21,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import product
+from itertools import compress, product
 from math import prod
+from operator import itemgetter, ne
 from typing import Callable
 
 from kaldoku_tui.engine.arithmetic import Shape, shape_of
@@ -234,7 +235,7 @@ def cage_propagation(puzzle: Puzzle, by_cell: bool = True) -> Callable[[Values, 
     layout = _layout(puzzle)
     every = range(layout.size**2)
     # From the open board, as `_settle` begins when every cage has its table.
-    remembered = all(len(cells) <= TABLE_CELLS for cells in layout.cage_cells)
+    remembered = None not in layout.tables  # every cage of TABLE_CELLS or fewer
     open_board = _open_board(layout.size)
     tables: list[Options] = []  # one list once made (two, equal, if two threads race)
 
@@ -264,11 +265,12 @@ def cage_propagation(puzzle: Puzzle, by_cell: bool = True) -> Callable[[Values, 
         else:
             before, left = since
             options = left[:]
-            changed = {i for i, (now, then) in enumerate(zip(values, before)) if now != then}
-            for k, entry in enumerate(left):
-                if entry is None:
-                    options[k] = full()[k]
-                    changed.update(layout.cage_cells[k])
+            changed = set(compress(every, map(ne, values, before)))  # in C, not a comprehension
+            if None in left:
+                for k, entry in enumerate(left):
+                    if entry is None:
+                        options[k] = full()[k]
+                        changed.update(layout.cage_cells[k])
         return options if _propagate(layout, values, options, changed, whole=not by_cell) else None
 
     return narrow
@@ -331,7 +333,7 @@ def _geometry(
 
 def _open_board(n: int) -> Values:
     """Every digit in every cell."""
-    return [sum(1 << d for d in range(1, n + 1))] * (n * n)
+    return [(1 << n + 1) - 2] * (n * n)  # bits 1 to n
 
 
 def _settle(layout: _Layout, values: Values | None = None) -> tuple[Values, Options] | None:
@@ -368,7 +370,27 @@ def _opened(layout: _Layout, values: Values, whole: bool = False) -> Options | N
         # narrows, so from the board they reached it reaches the same one (fewer looks).
         values[:] = coarse[0]
         options = coarse[1][:]
-    kept = all(values) and _propagate(layout, values, options, set(range(len(values))), whole)
+        kept = _propagate(layout, values, options, set(range(len(values))), whole)
+    else:
+        # Each cage's first look would keep in its cells the digits of its full table:
+        # they are written straight in, and only the cages without a table are looked
+        # at before a single or a line changes a cell.
+        untabled = set()
+        for k, (cells, table) in enumerate(zip(layout.cage_cells, layout.tables)):
+            if table is None:
+                untabled.add(k)
+            elif whole:
+                union = 0
+                for allowed in table[0]:
+                    union |= allowed
+                for i in cells:
+                    values[i] = union
+            else:
+                for i, allowed in zip(cells, table[0]):
+                    values[i] = allowed
+        every = (1 << layout.size + 1) - 2
+        changed = {i for i, v in enumerate(values) if v != every}
+        kept = all(values) and _propagate(layout, values, options, changed, whole, untabled)
     opened[whole] = (values[:], options[:]) if kept else None
     return options if kept else None
 
@@ -465,13 +487,17 @@ def _grid(n: int, values: Values) -> Grid:
 
 
 def _propagate(
-    layout: _Layout, values: Values, options: Options, changed: set[int], whole: bool = False
+    layout: _Layout, values: Values, options: Options, changed: set[int], whole: bool = False,
+    touched: set[int] | None = None, placed: bool = False,
 ) -> bool:
     """Apply singles and cage fillings until nothing changes; False on a contradiction.
     With `whole`, a tabled cage's cells keep the digits of its fillings as a whole, not
     cell by cell. `changed` holds every cell changed since the board last met the rules
     (every caller's board did, or all its cells are given): the rest are not looked at.
-    `changed` itself is only read (a search passes one set to every branch).
+    `changed` itself is only read (a search passes one set to every branch). `touched`,
+    when given, holds the cages to look at first instead of those of the changed cells
+    (each of the others has nothing to narrow). `placed` says every changed cell holds one
+    digit (a search's branch).
 
     Any order reaches the same values and fillings, since each rule only narrows and
     each change brings back the rules that look at the changed cell: the rules are
@@ -480,27 +506,32 @@ def _propagate(
     cage_cells, pairs, n = layout.cage_cells, layout.pairs, layout.size
     digits_of, bits, single, holding = DIGITS_OF, _BITS, _LONE, _HOLDING
     full = (1 << n + 1) - 2  # every digit
-    looked: set[int] = set()  # cells whose lines are yet to be looked at for hidden singles
+    looked = set(changed)  # cells whose lines are yet to be looked at for hidden singles
+    # Cells down to one digit whose peers are yet to lose it: a changed cell with more
+    # has nothing for its peers, and is looked at only by its cage and its lines.
+    singles = (set(changed) if placed
+               else set(compress(changed, map(single.__getitem__, map(values.__getitem__, changed)))))
     # Cages to look at: those with a cell that a single or a line changed. A cage's own
     # narrowing keeps every filling it has left, so it does not bring the cage back.
-    touched = set(map(cage_of.__getitem__, changed))  # no comprehension's call of its own (3.11)
-    while changed:
-        batch, changed = changed, set()
-        looked |= batch
-        dirty, touched = touched, set()
-        for i in batch:
+    if touched is None:
+        touched = set(map(cage_of.__getitem__, changed))  # no comprehension's call of its own (3.11)
+    while True:
+        while singles:  # singles to the end first: a cage is then looked at once for all of them
+            i = singles.pop()
             v = values[i]
-            if single[v]:
-                holds = holding[v]
-                for p in peers[i]:
-                    if holds[values[p]]:
-                        # v is one of its digits: ints' + and - are specialised by CPython 3.11, ^ and | are not
-                        w = values[p] - v
-                        if not w:
-                            return False
-                        values[p] = w
-                        changed.add(p)
-                        touched.add(cage_of[p])
+            holds = holding[v]
+            for p in peers[i]:
+                if holds[values[p]]:
+                    # v is one of its digits: ints' + and - are specialised by CPython 3.11, ^ and | are not
+                    w = values[p] - v
+                    if not w:
+                        return False
+                    values[p] = w
+                    if single[w]:
+                        singles.add(p)
+                    looked.add(p)
+                    touched.add(cage_of[p])
+        dirty, touched = touched, set()
         for k in dirty:
             entry = options[k]
             pair = pairs[k]
@@ -508,8 +539,6 @@ def _propagate(
                 a, b = pair
                 va, vb = values[a], values[b]
                 (ua, ub), table, memo = entry  # type: ignore[misc]  # a two-cell cage's are Pairs
-                if va == ua and vb == ub:  # nothing to narrow (28% of visits at 5×5 unreasonable)
-                    continue
                 xa, xb = va & ua, vb & ub
                 if xa != ua or xb != ub:  # a cell lost a digit some pair puts there
                     # Filtering the pairs left by the masks is filtering the form's table by them.
@@ -537,16 +566,23 @@ def _propagate(
                     xa, xb = va & union, vb & union
                 if xa != va:
                     values[a] = xa
-                    changed.add(a)
+                    looked.add(a)
+                    if single[xa]:
+                        singles.add(a)
                 if xb != vb:
                     values[b] = xb
-                    changed.add(b)
+                    looked.add(b)
+                    if single[xb]:
+                        singles.add(b)
                 continue
             if entry is None:
                 # Bounds are not settled by one look: the cage looks again after its own changes.
-                if not _narrow_cage(layout, k, values, options, changed):
+                moved: set[int] = set()
+                if not _narrow_cage(layout, k, values, options, moved):
                     return False
-                if options[k] is None and not changed.isdisjoint(cage_cells[k]):
+                looked |= moved
+                singles.update(compress(moved, map(single.__getitem__, map(values.__getitem__, moved))))
+                if options[k] is None and moved:
                     touched.add(k)
                 continue
             cells = cage_cells[k]
@@ -584,9 +620,12 @@ def _propagate(
             for i, allowed in zip(cells, unions):
                 v = values[i]
                 if v & allowed != v:
-                    values[i] = v & allowed
-                    changed.add(i)
-        if changed:
+                    v &= allowed
+                    values[i] = v
+                    looked.add(i)
+                    if single[v]:
+                        singles.add(i)
+        if singles or touched:  # touched: a cage without a table looks again
             continue
         # Lines last, once singles and cages have nothing left to do: a line costs a
         # look at each of its cells, so it is looked at once after many changes.
@@ -594,7 +633,7 @@ def _propagate(
             if looked.isdisjoint(members):
                 continue
             once = twice = solved = 0
-            if changed:  # a hidden single of this pass has its digit in its peers still
+            if singles:  # a hidden single of this pass has its digit in its peers still
                 for i in cells:
                     v = values[i]
                     twice |= once & v
@@ -621,13 +660,14 @@ def _propagate(
                             if here & (here - 1):
                                 return False
                             values[i] = here
-                            changed.add(i)
+                            singles.add(i)
                             touched.add(cage_of[i])
                         lone -= here
                         if not lone:
                             break
-        looked = set()
-    return True
+        if not singles:
+            return True
+        looked = set(singles)
 
 
 def _narrow_cage(layout: _Layout, k: int, values: Values, options: Options, changed: set[int]) -> bool:
@@ -722,16 +762,15 @@ def _search(
         if proof[0] == 0 and proof[1]():
             raise _Proved
     # The first cell of fewest candidates, two being the fewest an open cell has.
-    counts = list(map(_DIGIT_COUNT.__getitem__, values))
-    if 2 in counts:
-        best_cell, best = counts.index(2), 2
+    counts = itemgetter(*values)(_DIGIT_COUNT)  # a tuple made in C, not a call per cell through map
+    for best in range(2, layout.size + 1):
+        if best in counts:
+            break
     else:
-        best = min([count for count in counts if count > 1], default=0)
-        if not best:
-            if values != avoid and _cages_met(layout, values, options):
-                found.append(values)
-            return
-        best_cell = counts.index(best)
+        if values != avoid and _cages_met(layout, values, options):
+            found.append(values)
+        return
+    best_cell = counts.index(best)
     best_cage = -1
     if best > 2:  # no cage has fewer than two fillings left to choose from
         for k, entry in enumerate(options):
@@ -751,7 +790,7 @@ def _search(
             trial, trial_options = values[:], options[:]
             for i, bit in zip(cells, filling):
                 trial[i] = bit
-            if _propagate(layout, trial, trial_options, placed):
+            if _propagate(layout, trial, trial_options, placed, placed=True):
                 _search(layout, trial, trial_options, limit, found, avoid, left, proof)
                 if len(found) >= limit:
                     return
@@ -764,7 +803,7 @@ def _search(
     for bit in bits:
         trial, trial_options = values[:], options[:]
         trial[best_cell] = bit
-        if _propagate(layout, trial, trial_options, placed):
+        if _propagate(layout, trial, trial_options, placed, placed=True):
             _search(layout, trial, trial_options, limit, found, avoid, left, proof)
             if len(found) >= limit:
                 return
