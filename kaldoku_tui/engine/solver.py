@@ -488,7 +488,7 @@ def _grid(n: int, values: Values) -> Grid:
 
 def _propagate(
     layout: _Layout, values: Values, options: Options, changed: set[int], whole: bool = False,
-    touched: set[int] | None = None, placed: bool = False,
+    touched: set[int] | None = None, placed: bool = False, avoid: Values | None = None,
 ) -> bool:
     """Apply singles and cage fillings until nothing changes; False on a contradiction.
     With `whole`, a tabled cage's cells keep the digits of its fillings as a whole, not
@@ -497,7 +497,8 @@ def _propagate(
     `changed` itself is only read (a search passes one set to every branch). `touched`,
     when given, holds the cages to look at first instead of those of the changed cells
     (each of the others has nothing to narrow). `placed` says every changed cell holds one
-    digit (a search's branch).
+    digit (a search's branch). Reaching `avoid`, a full board the caller knows meets every
+    rule (a search's known solution), it stops there: nothing more can narrow it.
 
     Any order reaches the same values and fillings, since each rule only narrows and
     each change brings back the rules that look at the changed cell: the rules are
@@ -531,6 +532,8 @@ def _propagate(
                         singles.add(p)
                     looked.add(p)
                     touched.add(cage_of[p])
+        if avoid is not None and values == avoid:
+            return True
         dirty, touched = touched, set()
         for k in dirty:
             entry = options[k]
@@ -790,7 +793,7 @@ def _search(
             trial, trial_options = values[:], options[:]
             for i, bit in zip(cells, filling):
                 trial[i] = bit
-            if _propagate(layout, trial, trial_options, placed, placed=True):
+            if _propagate(layout, trial, trial_options, placed, placed=True, avoid=avoid):
                 _search(layout, trial, trial_options, limit, found, avoid, left, proof)
                 if len(found) >= limit:
                     return
@@ -803,7 +806,7 @@ def _search(
     for bit in bits:
         trial, trial_options = values[:], options[:]
         trial[best_cell] = bit
-        if _propagate(layout, trial, trial_options, placed, placed=True):
+        if _propagate(layout, trial, trial_options, placed, placed=True, avoid=avoid):
             _search(layout, trial, trial_options, limit, found, avoid, left, proof)
             if len(found) >= limit:
                 return
