@@ -764,13 +764,15 @@ def _search(
         proof[0] -= 1
         if proof[0] == 0 and proof[1]():
             raise _Proved
+    if values == avoid:  # where a branch placing its digits mostly leads
+        return
     # The first cell of fewest candidates, two being the fewest an open cell has.
     counts = itemgetter(*values)(_DIGIT_COUNT)  # a tuple made in C, not a call per cell through map
     for best in range(2, layout.size + 1):
         if best in counts:
             break
     else:
-        if values != avoid and _cages_met(layout, values, options):
+        if _cages_met(layout, values, options):
             found.append(values)
         return
     best_cell = counts.index(best)
