@@ -497,8 +497,8 @@ def _propagate(
     `changed` itself is only read (a search passes one set to every branch). `touched`,
     when given, holds the cages to look at first instead of those of the changed cells
     (each of the others has nothing to narrow). `placed` says every changed cell holds one
-    digit (a search's branch). Reaching `avoid`, a full board the caller knows meets every
-    rule (a search's known solution), it stops there: nothing more can narrow it.
+    digit (a search's branch). On reaching `avoid`, the full board a search is not to
+    find (its known solution), it stops with True: the search only returns from there.
 
     Any order reaches the same values and fillings, since each rule only narrows and
     each change brings back the rules that look at the changed cell: the rules are
