@@ -728,6 +728,8 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
     shared_blocks = (drops or mul_drops) and size == COUNTED_UP_TO  # BLOCKS_REUSE
     # Easy + × and × only puzzles: a repaired one is told by tier 1 before any search.
     easy_first = easiest and ops in COUNTED_OPS and not _counted(size, ops)
+    # A 6×6 all-operator extreme candidate's search asks the capped solve at once (CAPPED_PROVES_AT).
+    capped_proves = tier in CAPPED_PROVES_AT and ops == "all" and size in CAPPED_PROVES_SIZES
 
     def begin(puzzle: Puzzle) -> tuple[Marks | None, Marks, bool]:
         """The two solves begun on `puzzle` (the capped one only above tier 3: capped at
@@ -753,7 +755,7 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
         cut = Puzzle.trusted(size, cages, solution)
         first = capped = None
         # A long uniqueness search may ask the two solves meanwhile (`_Solves`).
-        solves = (_Solves(tier, after=1) if tier in CAPPED_PROVES_AT and ops == "all" and size in CAPPED_PROVES_SIZES
+        solves = (_Solves(tier, after=1, capped_only=True) if capped_proves
                   else _Solves(tier, again=False) if tier in SOLVES_PROVE and ops not in HARDENED_OPS else None)
         proof = solves.proof if solves is not None else None
         made: tuple[Puzzle, list[int] | None] | None
@@ -835,7 +837,7 @@ def leveled(size: int, tier: int, rng: random.Random, ops: str, stop: Callable[[
         capped_stuck = False
         if solves is not None and solves.puzzle is puzzle and solves.high is not None:
             low, high = solves.low, solves.high  # a finished one is seen there, after `stop` is asked
-            capped_stuck = tier not in SOLVES_PROVE
+            capped_stuck = solves.capped_only
         # On a budgeted board, the puzzle before its last new clue, and the cages whose new
         # clue made it too easy (with `steps_back`, before its last split, and the cages whose
         # split did): a step back costs less than a new candidate (9×9 hidden
@@ -1204,10 +1206,13 @@ class _Solves:
     At CAPPED_PROVES_AT only the capped one is asked; the one at the level is begun from
     it, and `leveled` goes on with it."""
 
-    def __init__(self, tier: int, again: bool = True, after: int = PROOF_AFTER) -> None:
+    def __init__(self, tier: int, again: bool = True, after: int = PROOF_AFTER, capped_only: bool = False) -> None:
         self.tier = tier
         self.after = after
         """The search nodes after which a proof is asked."""
+        self.capped_only = capped_only
+        """Whether only the capped solve answers (CAPPED_PROVES_AT): the one at the level is
+        begun from it, not worked out."""
         self.again = again
         """Whether a puzzle is asked after one the solves left unfinished: not a candidate's
         repairs, whose rivals the search finds past PROOF_AFTER (9×9 unreasonable, seed
@@ -1235,7 +1240,7 @@ class _Solves:
         if not low.solved:
             high = Marks.start(lay)
             high.narrow(low)
-            if self.tier in SOLVES_PROVE:  # else only the capped one answers (CAPPED_PROVES_AT)
+            if not self.capped_only:
                 propagate(high, self.tier, quick=True)
         self.puzzle, self.low, self.high = puzzle, low, high
         finished = high is None or high.solved
