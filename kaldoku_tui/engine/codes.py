@@ -29,7 +29,7 @@ from kaldoku_tui.engine.formats import _cages_from_walls, _edges
 from kaldoku_tui.engine.kinds import LEVELS, MIN_SIZE, OP_SETS, SIZES, levels_for
 from kaldoku_tui.engine.puzzle import Cage, Puzzle, PuzzleError, combine
 
-GENERATOR_EDITION = 25
+GENERATOR_EDITION = 26
 """Bump whenever `generate(size, seed, ops, level)` gives another puzzle for the same
 arguments: codes of the old edition are then refused, never misread."""
 

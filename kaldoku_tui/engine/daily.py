@@ -6,7 +6,9 @@ weekday gives a kind of game, easier early in the week. The puzzles of 2026-01-0
 date) and kept as share codes in dailies.txt, so a day's puzzle is the same in every
 kaldoku whatever its generator becomes. A day outside that range is made from its seed
 by this kaldoku's generator (the same for everyone on the same kaldoku); `pin_lines`
-makes more lines to add to the file before 2030 ends.
+makes more lines to add to the file before 2030 ends. A pinned day keeps its level as well:
+it was graded with the line sum and product rules at hard, where they were until generator
+edition 26 (now above extreme, as Keen has them), and 222 of its 1,044 hard days need them.
 
     Monday     4×4 normal        Friday     8×8 hard
     Tuesday    5×5 normal        Saturday   9×9 unreasonable

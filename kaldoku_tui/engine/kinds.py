@@ -54,7 +54,8 @@ IMPOSSIBLE = {
     "mul": {3: {"hard": "no 3×3 puzzle with × only needs hard deductions (every one was checked)"}},
 }
 """Levels no puzzle of that size and operator set has, with the reason the new-game dialog
-shows, by operator set and size. Proved by an exhaustive search on 2026-11-26: every 3×3
+shows, by operator set and size. Proved by an exhaustive search on 2026-11-26 (and again
+on 2026-11-27 with the line rule above extreme, the same counts): every 3×3
 latin square (12) under every caging of the 3×3 board into connected cages of any size
 (1,434), each multi-cell cage with every operation of the set that makes a whole target,
 the puzzles with one solution graded by `tier_needed`. × only: 11,748 unique puzzles,
