@@ -14,7 +14,8 @@ from conftest import EXAMPLE_ID, EXAMPLE_SOLUTION
 from kaldoku_tui.engine.daily import Streaks
 from kaldoku_tui.engine.formats import read_keen
 from kaldoku_tui.engine.generator import generate
-from kaldoku_tui.engine.kinds import GameKind
+from kaldoku_tui.engine.techniques import grade
+from kaldoku_tui.engine.kinds import LEVELS, GameKind
 from kaldoku_tui.session.game import TAKEN
 from kaldoku_tui.session.store import (
     LegacyData, Record, Standing, Store, StoreError, open_store, player_id,
@@ -269,6 +270,17 @@ def test_the_bank_gives_each_puzzle_once_and_only_of_the_kind_asked(store_factor
     made = generate(5, seed=3)
     store_factory(ANN).bank_add(GameKind(5), made)
     assert store.bank_take(GameKind(5)) is None and store_factory(ANN).bank_take(GameKind(5)) == made
+
+
+def test_a_ready_puzzle_is_played_only_at_the_level_it_has_now(store_factory):
+    """An older kaldoku graded otherwise (the line rule was hard until edition 26)."""
+    store = store_factory()
+    level = grade(PUZZLE).level
+    for kept in LEVELS:
+        store.bank_add(GameKind(4, "all", kept), PUZZLE)
+    assert [store.bank_take(GameKind(4, "all", kept)) for kept in LEVELS] == [
+        PUZZLE if kept == level else None for kept in LEVELS]
+    assert store.bank_counts() == {}
 
 
 # Many processes at once.
