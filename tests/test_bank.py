@@ -9,7 +9,7 @@ from kaldoku_tui.bank import STARTING_KINDS, Bank, make_puzzle
 from kaldoku_tui.engine.kinds import DEFAULT_KIND, GameKind
 from kaldoku_tui.engine.formats import puzzle_to_dict
 from kaldoku_tui.engine.generator import Stopped, generate
-from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError
+from kaldoku_tui.engine.puzzle import PuzzleError
 from kaldoku_tui.engine.kinds import LEVELS
 from kaldoku_tui.engine.techniques import grade
 from kaldoku_tui.session.store import open_store
@@ -18,7 +18,7 @@ KINDS = [GameKind(3), GameKind(4, "all", "easy"), GameKind(4, "mul", "normal")]
 
 
 class Maker:
-    """Makes quick stand-in puzzles of the kind asked for, and remembers what it was asked."""
+    """Makes puzzles of the kind asked for (small, quick kinds), and remembers what it was asked."""
 
     def __init__(self):
         self.asked = []
@@ -26,8 +26,7 @@ class Maker:
 
     def __call__(self, kind, stop=None):
         self.asked.append(kind)
-        plain = generate(kind.size, seed=next(self.seeds))
-        return Puzzle(plain.size, plain.cages, plain.solution, {"ops": kind.ops, "difficulty": kind.level})
+        return generate(kind.size, seed=next(self.seeds), ops=kind.ops, level=kind.level)
 
 
 def as_json(puzzles):
