@@ -28,8 +28,8 @@ from kaldoku_tui.engine.kinds import (HIDDEN_OPS, LEVELS, MAX_SIZE, MIN_SIZE, OP
                                       why_impossible)
 from kaldoku_tui.engine.latin import random_isotope, random_latin_square
 from kaldoku_tui.engine.puzzle import HIDDEN, Cage, Cell, Grid, Puzzle, PuzzleError, combine
-from kaldoku_tui.engine.solver import (DIGITS_OF, Closed, Proof, Undecided, cage_propagation, closure, closure_since,
-                                      rival, rival_since)
+from kaldoku_tui.engine.solver import (ALL_DIGITS, DIGITS_OF, Closed, Proof, Undecided, cage_propagation, closure,
+                                      closure_since, rival, rival_since)
 from kaldoku_tui.engine.squares import (COUNTED_UP_TO, other_solution, rival_of_any_clues, square_index,
                                        squares_meeting)
 from kaldoku_tui.engine.steps import Marks
@@ -1164,7 +1164,7 @@ def _tier_one(puzzle: Puzzle) -> bool | None:
         narrow = cage_propagation(puzzle, by_cell=False)
     except CageTooLarge:
         return None
-    board = [(1 << n + 1) - 2] * (n * n)
+    board = [ALL_DIGITS[n]] * (n * n)
     return narrow(board, None) is not None and _finished(board)
 
 

@@ -333,7 +333,7 @@ def _geometry(
 
 def _open_board(n: int) -> Values:
     """Every digit in every cell."""
-    return [(1 << n + 1) - 2] * (n * n)  # bits 1 to n
+    return [ALL_DIGITS[n]] * (n * n)
 
 
 def _settle(layout: _Layout, values: Values | None = None) -> tuple[Values, Options] | None:
@@ -388,7 +388,7 @@ def _opened(layout: _Layout, values: Values, whole: bool = False) -> Options | N
             else:
                 for i, allowed in zip(cells, table[0]):
                     values[i] = allowed
-        every = (1 << layout.size + 1) - 2
+        every = ALL_DIGITS[layout.size]
         changed = {i for i, v in enumerate(values) if v != every}
         kept = all(values) and _propagate(layout, values, options, changed, whole, untabled)
     opened[whole] = (values[:], options[:]) if kept else None
@@ -424,6 +424,9 @@ forget_with_tables(_clash_bits.cache_clear)
 forget_with_tables(_cage_form.cache_clear)
 forget_with_tables(_layout_of.cache_clear)
 
+
+ALL_DIGITS = tuple((1 << n + 1) - 2 for n in range(MAX_SIZE + 1))
+"""The mask of every digit of a board of size n (bits 1 to n), by n."""
 
 _BITS = tuple(1 << d for d in range(MAX_SIZE + 1))
 """Each digit's one-bit mask, looked up: building a fresh process's filling tables, half
@@ -506,7 +509,7 @@ def _propagate(
     peers, lines, line_sets, cage_of = layout.peers, layout.lines, layout.line_sets, layout.cage_of
     cage_cells, pairs, n = layout.cage_cells, layout.pairs, layout.size
     digits_of, bits, single, holding = DIGITS_OF, _BITS, _LONE, _HOLDING
-    full = (1 << n + 1) - 2  # every digit
+    full = ALL_DIGITS[n]
     looked = set(changed)  # cells whose lines are yet to be looked at for hidden singles
     # Cells down to one digit whose peers are yet to lose it: a changed cell with more
     # has nothing for its peers, and is looked at only by its cage and its lines.

@@ -20,7 +20,7 @@ from typing import Callable, Iterator, cast
 
 from kaldoku_tui.engine.kinds import LEVELS, MAX_SIZE
 from kaldoku_tui.engine.puzzle import Grid, Puzzle, cell_name
-from kaldoku_tui.engine.solver import DIGITS_OF, Listed, Pairs
+from kaldoku_tui.engine.solver import ALL_DIGITS, DIGITS_OF, Listed, Pairs
 from kaldoku_tui.engine.steps import (
     Contradiction,
     Layout,
@@ -1212,7 +1212,7 @@ def _fish_spots(
     placed; and the fewest and most places in a line of those. Remembered: the fish of
     every size look at the same board in one pass of the grader."""
     seen = _lines_seen(n, cand, placed)
-    full = (1 << n + 1) - 2
+    full = ALL_DIGITS[n]
     found = []
     for base, cross in ((0, n), (n, 0)):
         spots_of: list[list[tuple[int, int]]] = [[] for _ in range(n + 1)]
