@@ -39,7 +39,7 @@ from benchmarks.engine import percentile
 from kaldoku_tui.engine.formats import read_keen
 from kaldoku_tui.engine.generator import generate
 from kaldoku_tui.engine.kinds import LEVELS, GameKind
-from kaldoku_tui.engine.techniques import tier_needed
+from kaldoku_tui.engine.techniques import level_of
 
 KEEN = "/usr/games/sgt-keen"
 KEEN_OPS = {"all": "", "mul": "m"}
@@ -65,7 +65,7 @@ def keen_levels(keen: str, params: str, count: int) -> list[str]:
     `keen_cpu_seconds` gives it (the same puzzles: the seed fixes them)."""
     done = subprocess.run([keen, "--generate", str(count), f"{params}#kaldoku"],
                           check=True, capture_output=True, text=True)
-    return [LEVELS[(tier_needed(read_keen(game_id)) or 5) - 1] for game_id in done.stdout.split()]
+    return [level_of(read_keen(game_id)) for game_id in done.stdout.split()]
 
 
 def kaldoku_cpu_seconds(kind: GameKind, seeds: list[int]) -> list[float]:

@@ -29,7 +29,7 @@ from kaldoku_tui.engine.formats import read_puzzles
 from kaldoku_tui.engine.generator import Stopped, generate
 from kaldoku_tui.engine.kinds import LEVELS, OP_SETS, SIZES, GameKind
 from kaldoku_tui.engine.puzzle import PuzzleError
-from kaldoku_tui.engine.techniques import tier_needed
+from kaldoku_tui.engine.techniques import level_of
 
 KEEN_TRAIN = Path("/work/shared/data/keen_train.jsonl")
 HELD_BACK = 5
@@ -84,10 +84,10 @@ def keen_table(path: Path) -> None:
     for index, row in enumerate(rows):
         puzzle = read_puzzles(row["game_id"])[0]
         start = time.perf_counter()
-        tier = tier_needed(puzzle) or 5
+        level = level_of(puzzle)
         times.append(time.perf_counter() - start)
         table = parts["held back" if index % HELD_BACK == 0 else "tuned"]
-        key = (row["difficulty"], LEVELS[tier - 1])
+        key = (row["difficulty"], level)
         table[key] = table.get(key, 0) + 1
     for name, table in parts.items():
         total = sum(table.values())

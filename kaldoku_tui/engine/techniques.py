@@ -39,7 +39,8 @@ from kaldoku_tui.engine.steps import (
     join,
 )
 
-__all__ = ["LEVELS", "Grade", "HumanSolve", "Step", "grade", "human_solve", "next_step", "tier_needed"]
+__all__ = ["LEVELS", "Grade", "HumanSolve", "Step", "grade", "human_solve", "level_of", "next_step",
+           "tier_needed"]
 
 Technique = Callable[[Marks], Iterator[Step]]
 Look = Callable[[Marks, int], Iterator[Step]]
@@ -165,6 +166,11 @@ def tier_needed(puzzle: Puzzle, max_tier: int = 5) -> int | None:
     except Contradiction:
         return None
     return None
+
+
+def level_of(puzzle: Puzzle) -> str:
+    """The level `grade` gives `puzzle`, by the grader's fast path: no step is worded."""
+    return LEVELS[(tier_needed(puzzle) or 5) - 1]
 
 
 def settle(marks: Marks, max_tier: int) -> None:

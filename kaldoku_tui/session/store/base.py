@@ -25,7 +25,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from kaldoku_tui.engine.daily import Streaks, streaks
 from kaldoku_tui.engine.formats import puzzle_from_dict
-from kaldoku_tui.engine.kinds import LEVELS, GameKind
+from kaldoku_tui.engine.kinds import GameKind
 from kaldoku_tui.engine.puzzle import Puzzle, PuzzleError
 
 LOCAL = "local"
@@ -469,7 +469,7 @@ class Store(ABC):
 
     def bank_take(self, kind: GameKind) -> Puzzle | None:
         """A ready puzzle of `kind`, taken out (no other kaldoku gets it too)."""
-        from kaldoku_tui.engine.techniques import tier_needed  # not at startup: the first game asks
+        from kaldoku_tui.engine.techniques import level_of  # not at startup: the first game asks
 
         while (text := self.bank_pop(kind)) is not None:
             try:
@@ -480,7 +480,7 @@ class Store(ABC):
                 continue
             # One an older kaldoku made may have another level now (the line rule went
             # above extreme at generator edition 26): it is made again, never mislabelled.
-            if kind.level is None or tier_needed(puzzle) == LEVELS.index(kind.level) + 1:
+            if kind.level is None or level_of(puzzle) == kind.level:
                 return puzzle
         return None
 
